@@ -1,0 +1,7 @@
+"""`python -m slidelab`: the same as the `slidelab` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

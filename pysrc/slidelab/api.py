@@ -1,0 +1,141 @@
+"""The JSON boundary: every entry point takes JSON-able values and returns a JSON-able dict.
+
+Used by the browser worker and the CLI alike. Nothing here raises for bad input: errors come back as
+{"ok": false, "error": {"code": ..., "message": ...}} with code invalid, unsolvable, too_large, limit or cancelled.
+Long requests come in two forms: `solve(request)` runs to the end; `solve_steps(request)` is a generator yielding
+progress dicts and returning the answer, which the worker drives from an async loop so that it can cancel.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .errors import InvalidBoard, SlideLabError
+from .heuristics import HEURISTICS, get_heuristic
+from .puzzles.sliding import SlidingPuzzle
+from .search import ALGORITHMS
+from .search.control import Limits, run
+
+DEFAULT_ALGORITHM = "idastar"
+DEFAULT_HEURISTIC = "manhattan"
+MAX_SOLUTIONS = 1000  # all-solutions answers are cut here (the count is still exact up to it)
+
+
+def error(code: str, message: str) -> dict:
+    return {"ok": False, "error": {"code": code, "message": message}}
+
+
+def _guarded(steps):
+    """Run a generator of steps, turning engine errors (and any bug) into an error answer."""
+    try:
+        return (yield from steps)
+    except SlideLabError as e:
+        return error(e.code, str(e))
+    except RecursionError:
+        return error("too_large", "the search went too deep for this runtime")
+    except MemoryError:
+        return error("too_large", "the search ran out of memory; try IDA* or a smaller board")
+
+
+def _option(request: dict, key: str, kind, default=None):
+    value = request.get(key, default)
+    if value is None:
+        return default
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise InvalidBoard(f"'{key}' must be true or false")
+        return value
+    if kind in (int, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+            raise InvalidBoard(f"'{key}' must be a positive number")
+        return kind(value)
+    if not isinstance(value, str):
+        raise InvalidBoard(f"'{key}' must be text")
+    return value
+
+
+def make_puzzle(request: dict):
+    """The puzzle a request describes: {"board": text, "goal": text?, "puzzle": "sliding"?}."""
+    if not isinstance(request, dict):
+        raise InvalidBoard("the request must be a JSON object")
+    kind = _option(request, "puzzle", str, "sliding")
+    board = _option(request, "board", str)
+    goal = _option(request, "goal", str)
+    if kind == "sliding":
+        if board is None:
+            raise InvalidBoard("no board given")
+        return SlidingPuzzle.from_text(board, goal)
+    raise InvalidBoard(f"unknown puzzle type '{kind}'")
+
+
+def _move_record(puzzle, moves):
+    return list(moves)
+
+
+def solve_steps(request: dict):
+    """Generator form of `solve`: yields progress dicts, returns the answer dict."""
+    return (yield from _guarded(_solve(request)))
+
+
+def _solve(request):
+    puzzle = make_puzzle(request)
+    name = _option(request, "algorithm", str, DEFAULT_ALGORITHM)
+    algorithm = ALGORITHMS.get(name)
+    if algorithm is None:
+        raise InvalidBoard(f"unknown algorithm '{name}'; choose one of: {', '.join(ALGORITHMS)}")
+    heuristic_name = _option(request, "heuristic", str, DEFAULT_HEURISTIC) if algorithm.uses_heuristic else "zero"
+    heuristic = get_heuristic(heuristic_name, puzzle)
+    all_solutions = _option(request, "all_solutions", bool, False)
+    limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
+    puzzle.check_solvable()
+    result = yield from algorithm.start(puzzle, heuristic, limits, {"all_solutions": all_solutions})
+    if result is None:
+        return error("unsolvable", "the goal cannot be reached from this position (the search space was exhausted)")
+    final = puzzle.replay(result.moves)
+    if not puzzle.is_goal(final):  # every answer is checked by replaying it
+        return error("internal", f"{name} returned a path that does not reach the goal")
+    answer = {"ok": True, "length": len(result.moves), "optimal": result.optimal,
+              "moves": _move_record(puzzle, result.moves), "algorithm": name,
+              "heuristic": heuristic_name if algorithm.uses_heuristic else None,
+              "stats": result.stats.as_dict()}
+    if all_solutions:
+        sols = result.solutions or [result.moves]
+        answer["solution_count"] = len(sols)
+        answer["solutions"] = [_move_record(puzzle, s) for s in sols[:MAX_SOLUTIONS]]
+    answer.update(result.extra)
+    return answer
+
+
+def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
+    """Solve a puzzle: {"board", "goal"?, "puzzle"?, "algorithm"?, "heuristic"?, "all_solutions"?, "max_nodes"?,
+    "max_seconds"?} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ...}."""
+    try:
+        return run(solve_steps(request), on_progress, should_cancel)
+    except SlideLabError as e:
+        return error(e.code, str(e))
+
+
+def check(request: dict) -> dict:
+    """Validate a position without searching: its shape, formatted text and whether it is solvable."""
+    try:
+        puzzle = make_puzzle(request)
+        answer = {"ok": True, "puzzle": puzzle.kind, "board": puzzle.format(puzzle.start),
+                  "goal": puzzle.format(puzzle.goal), "solvable": True}
+        if hasattr(puzzle, "rows"):
+            answer.update(rows=puzzle.rows, cols=puzzle.cols)
+        puzzle.check_solvable()
+        return answer
+    except SlideLabError as e:
+        if e.code == "unsolvable":
+            return dict(answer, solvable=False, reason=str(e))
+        return error(e.code, str(e))
+
+
+def describe() -> dict:
+    """Every algorithm and heuristic with a one-line description (for selectors and `--help`)."""
+    return {
+        "algorithms": [{"name": a.name, "title": a.title, "description": a.description, "optimal": a.optimal,
+                        "uses_heuristic": a.uses_heuristic} for a in ALGORITHMS.values()],
+        "heuristics": [{"name": h.name, "title": h.title, "description": h.description,
+                        "puzzles": sorted(h.kinds)} for h in HEURISTICS.values()],
+    }

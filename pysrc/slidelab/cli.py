@@ -1,0 +1,88 @@
+"""The `slidelab` command: a thin shell over slidelab.api.
+
+Exit codes: 0 success, 1 no solution exists or none was found within the limits, 2 invalid input.
+With --json one JSON object is printed on stdout; otherwise readable text. Errors go to stderr in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import api
+
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors in one line with exit code 2, like every other invalid input."""
+
+    def error(self, message):
+        self.exit(EXIT_INVALID, f"slidelab: error: {message}\n")
+
+
+def _catalogue(kind: str) -> str:
+    items = api.describe()[kind]
+    return "\n".join(f"  {i['name']:<14} {i['description']}" for i in items)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="slidelab", description="Solve sliding-tile and token puzzles optimally.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    solve = sub.add_parser(
+        "solve", help="find a shortest solution",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Find a shortest solution. BOARD is rows separated by '/', e.g. '8 6 7/2 5 4/3 0 1'.",
+        epilog=f"algorithms:\n{_catalogue('algorithms')}\n\nheuristics:\n{_catalogue('heuristics')}")
+    solve.add_argument("board", nargs="?", help="the start position")
+    solve.add_argument("--goal", help="the goal position (default: 1..N-1, blank bottom right)")
+    solve.add_argument("--puzzle", default="sliding", help="puzzle type (default: sliding)")
+    solve.add_argument("--algorithm", default=api.DEFAULT_ALGORITHM, help="search algorithm (see below)")
+    solve.add_argument("--heuristic", default=api.DEFAULT_HEURISTIC, help="heuristic for informed searches")
+    solve.add_argument("--all-solutions", action="store_true", help="list every shortest solution")
+    solve.add_argument("--max-nodes", type=int, help="give up after expanding this many nodes")
+    solve.add_argument("--max-seconds", type=float, help="give up after this many seconds")
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def _request(args) -> dict:
+    request = {k: v for k, v in vars(args).items() if k not in ("command", "json") and v is not None}
+    if "all_solutions" in request and not request["all_solutions"]:
+        del request["all_solutions"]
+    return request
+
+
+def _exit_code(answer: dict) -> int:
+    if answer["ok"]:
+        return EXIT_OK
+    return EXIT_INVALID if answer["error"]["code"] == "invalid" else EXIT_NO_SOLUTION
+
+
+def _print_solve(answer: dict) -> None:
+    kind = "optimal" if answer["optimal"] else "not necessarily shortest"
+    heuristic = f" with {answer['heuristic']}" if answer.get("heuristic") else ""
+    print(f"{answer['length']} moves ({kind}), {answer['algorithm']}{heuristic}")
+    print("moves: " + (" ".join(map(str, answer["moves"])) or "(already solved)"))
+    if "solution_count" in answer:
+        print(f"{answer['solution_count']} shortest solutions")
+        for s in answer["solutions"]:
+            print("  " + " ".join(map(str, s)))
+    s = answer["stats"]
+    print(f"expanded {s['expanded']:,}, generated {s['generated']:,}, stored {s['stored']:,}, "
+          f"{s['elapsed_s']:.3f} s")
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "solve":
+        answer = api.solve(_request(args))
+        printer = _print_solve
+    if args.json:
+        print(json.dumps(answer))
+    elif answer["ok"]:
+        printer(answer)
+    if not answer["ok"]:
+        print(f"slidelab: {answer['error']['code']}: {answer['error']['message']}", file=sys.stderr)
+    return _exit_code(answer)

@@ -1,0 +1,46 @@
+"""Admissible lower bounds on the number of moves to the goal, by name.
+
+An entry builds an estimator for one puzzle: a callable `h(state) -> int`. Estimators that are sums of per-tile
+tables (zero, misplaced, manhattan) also expose `tile_table[tile][cell]`, which the fast sliding-tile kernels update
+incrementally per move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import InvalidBoard
+from . import sliding
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    name: str
+    title: str
+    description: str
+    kinds: frozenset  # puzzle kinds it applies to
+    build: Callable  # puzzle -> estimator
+
+
+HEURISTICS = {
+    h.name: h
+    for h in [
+        Heuristic("zero", "h = 0", "No information: A* becomes uniform-cost search, IDA* becomes iterative "
+                  "deepening.", frozenset({"sliding", "tokens"}), sliding.zero),
+        Heuristic("misplaced", "Misplaced tiles", "How many tiles are not on their goal cell (the blank not "
+                  "counted); each needs at least one move.", frozenset({"sliding"}), sliding.misplaced),
+        Heuristic("manhattan", "Manhattan distance", "The sum over tiles of their row plus column distance to "
+                  "their goal cell; each move changes it by exactly one.", frozenset({"sliding"}), sliding.manhattan),
+    ]
+}
+
+
+def get_heuristic(name: str, puzzle):
+    """The named heuristic's estimator for `puzzle`; InvalidBoard if unknown or not for this kind of puzzle."""
+    spec = HEURISTICS.get(name)
+    if spec is None:
+        raise InvalidBoard(f"unknown heuristic '{name}'; choose one of: {', '.join(HEURISTICS)}")
+    if puzzle.kind not in spec.kinds:
+        raise InvalidBoard(f"the {name} heuristic does not apply to {puzzle.kind} puzzles")
+    return spec.build(puzzle)

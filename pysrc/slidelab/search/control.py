@@ -1,0 +1,83 @@
+"""How searches report progress, honour limits and stop, and what they return.
+
+Every algorithm is a generator: it yields progress dicts about every `PROGRESS_INTERVAL` seconds and returns a
+SearchResult (via StopIteration). `run` drives one synchronously (CPython, CLI, tests); the browser worker drives the
+same generator from an async loop, so a cancel request is seen between two yields. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..errors import Cancelled, SearchLimit
+
+PROGRESS_INTERVAL = 0.1
+CHECK_EVERY = 4096  # nodes between two looks at the clock (a power of two: tested with `& (CHECK_EVERY - 1)`)
+
+
+@dataclass
+class Stats:
+    """Statistics with one meaning for every algorithm (see README, "Statistics").
+
+    expanded: states whose successors were generated; generated: successor states produced;
+    stored: the most states held in memory at once (open + closed lists, or the depth-first path);
+    iterations: for iterative algorithms, one {"bound", "expanded"} per iteration; elapsed_s: wall time.
+    """
+
+    expanded: int = 0
+    generated: int = 0
+    stored: int = 0
+    elapsed_s: float = 0.0
+    iterations: list = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        d = {"expanded": self.expanded, "generated": self.generated, "stored": self.stored,
+             "elapsed_s": round(self.elapsed_s, 6)}
+        if self.iterations:
+            d["iterations"] = list(self.iterations)
+        return d
+
+
+@dataclass
+class SearchResult:
+    """A path (list of moves) from start to goal, with whether it is proved shortest, and statistics."""
+
+    moves: list
+    optimal: bool
+    stats: Stats
+    solutions: list | None = None
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class Limits:
+    """Node and time limits; `check` raises SearchLimit when one is exceeded."""
+
+    max_nodes: int | None = None
+    max_seconds: float | None = None
+    started: float = field(default_factory=time.perf_counter)
+
+    def check(self, nodes: int, now: float) -> None:
+        if self.max_nodes is not None and nodes > self.max_nodes:
+            raise SearchLimit(f"stopped after {nodes:,} nodes (the limit is {self.max_nodes:,}) without a solution")
+        if self.max_seconds is not None and now - self.started > self.max_seconds:
+            raise SearchLimit(f"stopped after {self.max_seconds:g} s (the time limit) without a solution")
+
+
+def run(search, on_progress=None, should_cancel=None):
+    """Drive a search generator to its result, passing each progress dict to `on_progress`.
+
+    `should_cancel()` is asked between progress reports; when it answers true the search is closed and Cancelled
+    is raised.
+    """
+    try:
+        while True:
+            event = next(search)
+            if on_progress is not None:
+                on_progress(event)
+            if should_cancel is not None and should_cancel():
+                search.close()
+                raise Cancelled("the search was cancelled")
+    except StopIteration as stop:
+        return stop.value
