@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""Set up, build, serve and test Slide Lab (standard library only).
+
+    python3 build.py serve [--port N]   build dist/ and serve it on 127.0.0.1 (default port 8000)
+    python3 build.py build              build the static site into dist/ only
+    python3 build.py test [PYTEST ARGS] set up .venv and a Chromium, build, run every test (unit and browser)
+
+Everything downloaded is pinned and cached under .cache/, so a second run is fast and needs no network. The built
+site needs no network at all: Pyodide, PyScript, micropip and the slidelab wheel are all served from dist/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import functools
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import threading
+import tomllib
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+CACHE = ROOT / ".cache"
+DIST = ROOT / "dist"
+VENV = ROOT / ".venv"
+WEB = ROOT / "web"
+PYSRC = ROOT / "pysrc"
+
+PYODIDE_VERSION = "314.0.7"
+PYSCRIPT_VERSION = "0.7.31"
+MICROPIP_VERSION = "0.11.1"  # the version pyodide 314's lock file names; PyPI's wheel has another hash (patched)
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
+TEST_PACKAGES = "test"  # the optional-dependencies group of pyproject.toml installed into .venv
+
+MIME_TYPES = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".json": "application/json",
+    ".py": "text/x-python",
+    ".bin": "application/octet-stream",
+}
+
+
+def log(message: str) -> None:
+    print(f"[build] {message}", flush=True)
+
+
+def run(cmd, **kwargs) -> None:
+    log("$ " + " ".join(str(c) for c in cmd))
+    subprocess.run([str(c) for c in cmd], check=True, **kwargs)
+
+
+def project_version() -> str:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Fetching the pinned runtime (npm packages and the micropip wheel), cached under .cache/
+
+
+def npm_package(name: str, version: str) -> Path:
+    """The unpacked `package/` folder of an npm package, fetched with `npm pack` once and cached."""
+    target = CACHE / "npm" / f"{name.replace('/', '_')}-{version}"
+    if not (target / "package" / "package.json").exists():
+        if shutil.which("npm") is None:
+            sys.exit("build.py: npm is needed to fetch Pyodide and PyScript (apt-get install npm)")
+        download = CACHE / "npm" / "download"
+        shutil.rmtree(download, ignore_errors=True)
+        download.mkdir(parents=True)
+        run(["npm", "pack", "--silent", f"{name}@{version}", "--pack-destination", download], cwd=download,
+            stdout=subprocess.DEVNULL)
+        (tgz,) = download.glob("*.tgz")
+        partial = target.with_name(target.name + ".partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        with tarfile.open(tgz) as archive:
+            archive.extractall(partial, filter="data")
+        shutil.rmtree(target, ignore_errors=True)
+        partial.rename(target)
+        shutil.rmtree(download)
+    return target / "package"
+
+
+def micropip_wheel() -> Path:
+    """micropip for Pyodide's Python (3.14), downloaded with pip once and cached."""
+    folder = CACHE / "wheels"
+    wheel = folder / f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
+    if not wheel.exists():
+        run([sys.executable, "-m", "pip", "download", f"micropip=={MICROPIP_VERSION}", "--no-deps",
+             "--python-version", "3.14", "--only-binary=:all:", "-d", folder, "--quiet"])
+    return wheel
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The slidelab wheel, made directly with zipfile (pure Python, no build backend needed)
+
+
+def _record_hash(data: bytes) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def build_wheel(out_dir: Path) -> Path:
+    """Pack pysrc/slidelab into a py3-none-any wheel; deterministic for the same sources."""
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    name, version = meta["name"], meta["version"]
+    dist_info = f"{name}-{version}.dist-info"
+    files = {}
+    for path in sorted((PYSRC / name).rglob("*.py")):
+        files[path.relative_to(PYSRC).as_posix()] = path.read_bytes()
+    files[f"{dist_info}/METADATA"] = (
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: {meta['description']}\n"
+        f"Requires-Python: {meta['requires-python']}\n").encode()
+    files[f"{dist_info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: slidelab-build.py\nRoot-Is-Purelib: true\n" \
+                                  b"Tag: py3-none-any\n"
+    scripts = "".join(f"{k} = {v}\n" for k, v in meta.get("scripts", {}).items())
+    files[f"{dist_info}/entry_points.txt"] = f"[console_scripts]\n{scripts}".encode()
+    record = "".join(f"{p},{_record_hash(d)},{len(d)}\n" for p, d in files.items()) + f"{dist_info}/RECORD,,\n"
+    files[f"{dist_info}/RECORD"] = record.encode()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    wheel = out_dir / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path, data in files.items():
+            info = zipfile.ZipInfo(path, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
+    return wheel
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Assembling dist/
+
+
+def build_site() -> Path:
+    """Assemble the static site in dist/: the web app, Pyodide, PyScript, micropip and the slidelab wheel."""
+    pyodide = npm_package("pyodide", PYODIDE_VERSION)
+    pyscript = npm_package("@pyscript/core", PYSCRIPT_VERSION)
+    micropip = micropip_wheel()
+    staging = ROOT / "dist.partial"
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(WEB, staging)
+
+    runtime = staging / "pyodide"
+    runtime.mkdir()
+    for name in PYODIDE_FILES:
+        shutil.copy2(pyodide / name, runtime / name)
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text())
+    entry = lock["packages"]["micropip"]
+    entry["file_name"] = micropip.name
+    entry["sha256"] = hashlib.sha256(micropip.read_bytes()).hexdigest()
+    (runtime / "pyodide-lock.json").write_text(json.dumps(lock))
+    shutil.copy2(micropip, runtime / micropip.name)
+
+    core = staging / "pyscript"
+    core.mkdir()
+    for path in sorted((pyscript / "dist").iterdir()):
+        if path.suffix in (".js", ".css"):
+            shutil.copy2(path, core / path.name)
+
+    wheel = build_wheel(staging / "wheels")
+    config = {"interpreter": "./pyodide/pyodide.mjs", "packages": [f"./wheels/{wheel.name}"]}
+    (staging / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
+    (staging / "build-info.json").write_text(json.dumps(
+        {"slidelab": project_version(), "pyodide": PYODIDE_VERSION, "pyscript": PYSCRIPT_VERSION}) + "\n")
+
+    shutil.rmtree(DIST, ignore_errors=True)
+    staging.rename(DIST)
+    size = sum(p.stat().st_size for p in DIST.rglob("*") if p.is_file())
+    log(f"built {DIST.relative_to(ROOT)}/ ({size / 1e6:.1f} MB)")
+    return DIST
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Serving
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the MIME types Pyodide needs, and no caching so a rebuild is seen at once."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format, *args):
+        if os.environ.get("SLIDELAB_SERVER_LOG"):
+            super().log_message(format, *args)
+
+
+def make_server(directory: Path = DIST, port: int = 8000, host: str = "127.0.0.1"):
+    """A threading HTTP server for `directory` (port 0 picks a free port)."""
+    handler = functools.partial(SiteHandler, directory=str(directory))
+    return http.server.ThreadingHTTPServer((host, port), handler)
+
+
+def serve_in_thread(directory: Path = DIST):
+    """Start a server on a free port in a daemon thread; returns (server, base URL)."""
+    server = make_server(directory, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Test set-up: .venv with the test dependencies, and a Chromium
+
+
+def _is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _apt_install(*packages: str) -> bool:
+    if not (_is_root() and shutil.which("apt-get")):
+        return False
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    run(["apt-get", "update", "-qq"], env=env)
+    run(["apt-get", "install", "-y", "-qq", *packages], env=env, stdout=subprocess.DEVNULL)
+    return True
+
+
+def venv_python() -> Path:
+    return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def ensure_venv() -> Path:
+    """.venv with slidelab (editable) and its test extras; reinstalled only when pyproject.toml changes."""
+    python = venv_python()
+    if not python.exists():
+        try:
+            run([sys.executable, "-m", "venv", VENV])
+        except subprocess.CalledProcessError:
+            shutil.rmtree(VENV, ignore_errors=True)
+            minor = f"python3.{sys.version_info.minor}-venv"
+            if not _apt_install(minor) and not _apt_install("python3-venv"):
+                sys.exit("build.py: cannot create a virtual environment; install python3-venv")
+            run([sys.executable, "-m", "venv", VENV])
+    stamp = VENV / ".slidelab-installed"
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if not stamp.exists() or stamp.read_text() != wanted:
+        run([python, "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
+        run([python, "-m", "pip", "install", "--quiet", "-e", f".[{TEST_PACKAGES}]"], cwd=ROOT)
+        stamp.write_text(wanted)
+    return python
+
+
+def find_chromium(python: Path) -> str:
+    """Path of a Chromium for Playwright: Debian's, installed with apt when missing; '' means Playwright's own."""
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    if _apt_install("chromium"):
+        path = shutil.which("chromium")
+        if path:
+            return path
+    run([python, "-m", "playwright", "install", "chromium"])
+    return ""
+
+
+def run_tests(pytest_args: list[str]) -> int:
+    python = ensure_venv()
+    chromium = find_chromium(python)
+    build_site()
+    env = dict(os.environ, SLIDELAB_CHROMIUM=chromium)
+    log("running the test suite")
+    return subprocess.run([str(python), "-m", "pytest", *pytest_args], cwd=ROOT, env=env).returncode
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="build dist/ and serve it on 127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    sub.add_parser("build", help="build dist/ only")
+    sub.add_parser("test", help="set up, build and run every test; extra arguments go to pytest")
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "test":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.command == "build":
+        build_site()
+    elif args.command == "serve":
+        build_site()
+        server = make_server(DIST, args.port)
+        print(f"Slide Lab is served at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+    elif args.command == "test":
+        return run_tests(extra)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

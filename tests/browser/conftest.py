@@ -1,0 +1,47 @@
+"""Fixtures for the Playwright tests: Chromium from the system (or Playwright's own) and a server on dist/."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402  (the project's build script: its server is the one users run)
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Debian's Chromium when there is one (SLIDELAB_CHROMIUM, set by build.py test, or on PATH)."""
+    path = os.environ.get("SLIDELAB_CHROMIUM", None)
+    if path is None:
+        path = shutil.which("chromium") or shutil.which("chromium-browser") or ""
+    args = dict(browser_type_launch_args, args=CHROMIUM_ARGS)
+    if path:
+        args["executable_path"] = path
+    return args
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    """The built site (dist/) served on a free local port for the whole session."""
+    if not (build.DIST / "index.html").exists():
+        pytest.fail("dist/ is not built: run `python3 build.py test` (or `python3 build.py build` first)")
+    server, url = build.serve_in_thread(build.DIST)
+    yield url
+    server.shutdown()
+    server.server_close()
