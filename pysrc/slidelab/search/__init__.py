@@ -18,6 +18,22 @@ class Algorithm:
     optimal: bool
     uses_heuristic: bool
     start: Callable
+    all_solutions: bool = False  # can enumerate every shortest solution
+
+
+def _bfs(puzzle, heuristic, limits, options):
+    from .bfs import bfs
+    return bfs(puzzle, limits)
+
+
+def _bidirectional(puzzle, heuristic, limits, options):
+    from .bidirectional import bidirectional
+    return bidirectional(puzzle, limits)
+
+
+def _iddfs(puzzle, heuristic, limits, options):
+    from .iddfs import iddfs
+    return iddfs(puzzle, limits, all_solutions=options.get("all_solutions", False))
 
 
 def _idastar(puzzle, heuristic, limits, options):
@@ -25,11 +41,25 @@ def _idastar(puzzle, heuristic, limits, options):
     return idastar(puzzle, heuristic, limits, all_solutions=options.get("all_solutions", False))
 
 
+def _astar(puzzle, heuristic, limits, options):
+    from .astar import astar
+    return astar(puzzle, heuristic, limits)
+
+
 ALGORITHMS = {
     a.name: a
     for a in [
+        Algorithm("bfs", "Breadth-first search", "Expands positions one depth at a time; shortest paths, but stores "
+                  "every position it reaches.", True, False, _bfs),
+        Algorithm("bidirectional", "Bidirectional BFS", "Breadth-first from the start and from the goal at once "
+                  "until they meet; shortest paths, far fewer positions stored than one-way BFS.",
+                  True, False, _bidirectional),
+        Algorithm("iddfs", "Iterative deepening DFS", "Depth-first searches with a depth limit raised until the "
+                  "goal is reached; no heuristic, memory only for the current path.", True, False, _iddfs, True),
         Algorithm("idastar", "IDA*", "Iterative deepening A*: depth-first contours bounded by g + h, raised until "
                   "the goal is reached; optimal with an admissible heuristic, memory only for the current path.",
-                  True, True, _idastar),
+                  True, True, _idastar, True),
+        Algorithm("astar", "A*", "Best-first search on f = g + h with an open list and a closed list; "
+                  "uniform-cost search with the zero heuristic.", True, True, _astar),
     ]
 }

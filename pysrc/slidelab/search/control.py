@@ -10,10 +10,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..errors import Cancelled, SearchLimit
+from ..errors import Cancelled, SearchLimit, TooLarge
 
 PROGRESS_INTERVAL = 0.1
 CHECK_EVERY = 4096  # nodes between two looks at the clock (a power of two: tested with `& (CHECK_EVERY - 1)`)
+MAX_STORED = 2_000_000  # states an algorithm that keeps them (BFS, A*, explore) may hold before it gives up
 
 
 @dataclass
@@ -22,7 +23,9 @@ class Stats:
 
     expanded: states whose successors were generated; generated: successor states produced;
     stored: the most states held in memory at once (open + closed lists, or the depth-first path);
-    iterations: for iterative algorithms, one {"bound", "expanded"} per iteration; elapsed_s: wall time.
+    iterations: for iterative algorithms, one {"bound", "expanded"} per iteration; elapsed_s: wall time;
+    open_peak: for breadth- and best-first algorithms, the most states waiting to be expanded at once (the largest
+    frontier, or the longest open list).
     """
 
     expanded: int = 0
@@ -30,12 +33,15 @@ class Stats:
     stored: int = 0
     elapsed_s: float = 0.0
     iterations: list = field(default_factory=list)
+    open_peak: int | None = None
 
     def as_dict(self) -> dict:
         d = {"expanded": self.expanded, "generated": self.generated, "stored": self.stored,
              "elapsed_s": round(self.elapsed_s, 6)}
         if self.iterations:
             d["iterations"] = list(self.iterations)
+        if self.open_peak is not None:
+            d["open_peak"] = self.open_peak
         return d
 
 
@@ -52,17 +58,23 @@ class SearchResult:
 
 @dataclass
 class Limits:
-    """Node and time limits; `check` raises SearchLimit when one is exceeded."""
+    """Node, time and memory limits; `check` raises SearchLimit when one is exceeded, `check_stored` TooLarge."""
 
     max_nodes: int | None = None
     max_seconds: float | None = None
     started: float = field(default_factory=time.perf_counter)
+    max_stored: int = MAX_STORED
 
     def check(self, nodes: int, now: float) -> None:
         if self.max_nodes is not None and nodes > self.max_nodes:
             raise SearchLimit(f"stopped after {nodes:,} nodes (the limit is {self.max_nodes:,}) without a solution")
         if self.max_seconds is not None and now - self.started > self.max_seconds:
             raise SearchLimit(f"stopped after {self.max_seconds:g} s (the time limit) without a solution")
+
+    def check_stored(self, stored: int) -> None:
+        if stored > self.max_stored:
+            raise TooLarge(f"the search would hold more than {self.max_stored:,} states in memory; "
+                           "IDA* needs memory only for its path")
 
 
 def run(search, on_progress=None, should_cancel=None):

@@ -1,0 +1,16 @@
+"""Iterative deepening depth-first search: depth-limited searches with the limit raised until the goal is found.
+
+It is IDA*'s depth-first contour with no heuristic (h = 0, so f = g and the bound is the depth limit): it never
+undoes the previous move (never moves the same piece twice in a row), steps the limit by 2 when the puzzle knows the
+parity of every solution's length, and can enumerate all shortest solutions. Memory is the current path only.
+"""
+
+from __future__ import annotations
+
+from ..heuristics import get_heuristic
+from .idastar import idastar
+
+
+def iddfs(puzzle, limits, all_solutions=False):
+    """Search generator for iterative deepening DFS; returns a SearchResult with a shortest path (or all of them)."""
+    return idastar(puzzle, get_heuristic("zero", puzzle), limits, all_solutions)
