@@ -3,7 +3,8 @@
 Used by the browser worker and the CLI alike. Nothing here raises for bad input: errors come back as
 {"ok": false, "error": {"code": ..., "message": ...}} with code invalid, unsolvable, too_large, limit or cancelled.
 Long requests come in two forms: `solve(request)` runs to the end; `solve_steps(request)` is a generator yielding
-progress dicts and returning the answer, which the worker drives from an async loop so that it can cancel.
+progress dicts and returning the answer, which the worker drives from an async loop so that it can cancel
+(likewise `explore` and `explore_steps`).
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ import math
 
 from .errors import InvalidBoard, SlideLabError
 from .heuristics import HEURISTICS, get_heuristic
-from .puzzles.sliding import SlidingPuzzle
+from .puzzles.sliding import SlidingPuzzle, default_goal, parse_shape
 from .search import ALGORITHMS
 from .search.control import Limits, run
+from .search.explore import explore as explore_space
 
 DEFAULT_ALGORITHM = "idastar"
 DEFAULT_HEURISTIC = "manhattan"
 MAX_SOLUTIONS = 1000  # all-solutions answers are cut here (the count is still exact up to it)
+MAX_FARTHEST = 100  # explore answers list at most this many farthest positions ("farthest_count" has them all)
 
 
 def error(code: str, message: str) -> dict:
@@ -86,6 +89,9 @@ def _solve(request):
     heuristic_name = _option(request, "heuristic", str, DEFAULT_HEURISTIC) if algorithm.uses_heuristic else "zero"
     heuristic = get_heuristic(heuristic_name, puzzle)
     all_solutions = _option(request, "all_solutions", bool, False)
+    if all_solutions and not algorithm.all_solutions:
+        able = ", ".join(a.name for a in ALGORITHMS.values() if a.all_solutions)
+        raise InvalidBoard(f"{name} finds one shortest solution; all solutions are listed by: {able}")
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     puzzle.check_solvable()
     result = yield from algorithm.start(puzzle, heuristic, limits, {"all_solutions": all_solutions})
@@ -111,6 +117,55 @@ def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
     "max_seconds"?} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ...}."""
     try:
         return run(solve_steps(request), on_progress, should_cancel)
+    except SlideLabError as e:
+        return error(e.code, str(e))
+
+
+def explore_steps(request: dict):
+    """Generator form of `explore`: yields progress dicts, returns the answer dict."""
+    return (yield from _guarded(_explore(request)))
+
+
+def _explore_puzzle(request):
+    """The puzzle an explore request describes: a sliding {"shape": "3x3", "goal"?} or any solve-style request."""
+    if not isinstance(request, dict):
+        raise InvalidBoard("the request must be a JSON object")
+    shape = _option(request, "shape", str)
+    if shape is None:
+        return make_puzzle(request)
+    if request.get("board") is not None:
+        raise InvalidBoard("give either a shape or a board, not both")
+    if _option(request, "puzzle", str, "sliding") != "sliding":
+        raise InvalidBoard("a shape describes a sliding board; give a board for other puzzles")
+    rows, cols = parse_shape(shape)
+    goal = _option(request, "goal", str)
+    if goal is None:
+        return SlidingPuzzle(rows, cols, default_goal(rows, cols))
+    puzzle = SlidingPuzzle.from_text(goal, goal)
+    if (puzzle.rows, puzzle.cols) != (rows, cols):
+        raise InvalidBoard(f"the goal is {puzzle.rows}x{puzzle.cols} but the shape is {rows}x{cols}")
+    return puzzle
+
+
+def _explore(request):
+    puzzle = _explore_puzzle(request)
+    limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
+    result = yield from explore_space(puzzle, limits)
+    answer = {"ok": True, "puzzle": puzzle.kind, "goal": puzzle.format(puzzle.goal), "states": result.states,
+              "depths": result.depths, "max_depth": result.max_depth,
+              "farthest": [puzzle.format(state) for state in result.farthest[:MAX_FARTHEST]],
+              "farthest_count": len(result.farthest), "stats": result.stats.as_dict()}
+    if request.get("board") is not None:  # where the given position lies (None: it cannot reach the goal)
+        answer.update(board=puzzle.format(puzzle.start), board_depth=result.start_depth)
+    return answer
+
+
+def explore(request: dict, on_progress=None, should_cancel=None) -> dict:
+    """Explore every position that can reach the goal: {"shape": "3x3"} or {"board", "goal"?, "puzzle"?}, with
+    "max_nodes"?, "max_seconds"? -> {"ok": true, "states", "depths", "max_depth", "farthest", "farthest_count",
+    "stats", ...}; with a board also its distance from the goal, "board_depth"."""
+    try:
+        return run(explore_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
         return error(e.code, str(e))
 

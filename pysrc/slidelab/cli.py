@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from . import api
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID = 0, 1, 2
+_SHAPE = re.compile(r"\s*\d+\s*[xX×]\s*\d+\s*")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,6 +46,17 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--max-nodes", type=int, help="give up after expanding this many nodes")
     solve.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
+    explore = sub.add_parser(
+        "explore", help="explore every position that can reach the goal",
+        description="Breadth-first search of the whole state space from the goal: how many positions can reach "
+                    "it, how many at each distance, the largest distance and the positions at it.")
+    explore.add_argument("position", metavar="SHAPE|BOARD",
+                         help="a board shape like 3x3, or a board (whose distance from the goal is also given)")
+    explore.add_argument("--goal", help="the goal position (default: 1..N-1, blank bottom right)")
+    explore.add_argument("--puzzle", default="sliding", help="puzzle type (default: sliding)")
+    explore.add_argument("--max-nodes", type=int, help="give up after expanding this many positions")
+    explore.add_argument("--max-seconds", type=float, help="give up after this many seconds")
+    explore.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -51,6 +64,9 @@ def _request(args) -> dict:
     request = {k: v for k, v in vars(args).items() if k not in ("command", "json") and v is not None}
     if "all_solutions" in request and not request["all_solutions"]:
         del request["all_solutions"]
+    if "position" in request:  # explore: a shape like 3x3, or a board
+        position = request.pop("position")
+        request["shape" if _SHAPE.fullmatch(position) else "board"] = position
     return request
 
 
@@ -70,8 +86,32 @@ def _print_solve(answer: dict) -> None:
         for s in answer["solutions"]:
             print("  " + " ".join(map(str, s)))
     s = answer["stats"]
-    print(f"expanded {s['expanded']:,}, generated {s['generated']:,}, stored {s['stored']:,}, "
+    _print_stats(answer["stats"])
+
+
+def _print_stats(s: dict) -> None:
+    open_peak = f", open list peak {s['open_peak']:,}" if "open_peak" in s else ""
+    print(f"expanded {s['expanded']:,}, generated {s['generated']:,}, stored {s['stored']:,}{open_peak}, "
           f"{s['elapsed_s']:.3f} s")
+
+
+def _print_explore(answer: dict) -> None:
+    print(f"goal: {answer['goal']}")
+    shown = len(answer["farthest"])
+    cut = f", the first {shown} shown" if answer["farthest_count"] > shown else ""
+    count = answer["farthest_count"]
+    print(f"{answer['states']:,} positions can reach the goal; the farthest are {answer['max_depth']} moves away: "
+          f"{count:,} position{'s' if count != 1 else ''}{cut}")
+    for board in answer["farthest"]:
+        print("  " + board)
+    print("positions at each distance:")
+    cells = [f"{d:>3}: {n:<8,}" for d, n in enumerate(answer["depths"])]
+    for i in range(0, len(cells), 6):
+        print("  " + " ".join(cells[i:i + 6]).rstrip())
+    if "board" in answer:
+        depth = answer["board_depth"]
+        print(f"{answer['board']}: " + ("cannot reach the goal" if depth is None else f"{depth} moves from the goal"))
+    _print_stats(answer["stats"])
 
 
 def main(argv=None) -> int:
@@ -79,6 +119,9 @@ def main(argv=None) -> int:
     if args.command == "solve":
         answer = api.solve(_request(args))
         printer = _print_solve
+    else:
+        answer = api.explore(_request(args))
+        printer = _print_explore
     if args.json:
         print(json.dumps(answer))
     elif answer["ok"]:

@@ -59,7 +59,7 @@ ALGORITHMS = {
         Algorithm("idastar", "IDA*", "Iterative deepening A*: depth-first contours bounded by g + h, raised until "
                   "the goal is reached; optimal with an admissible heuristic, memory only for the current path.",
                   True, True, _idastar, True),
-        Algorithm("astar", "A*", "Best-first search on f = g + h with an open list and a closed list; "
-                  "uniform-cost search with the zero heuristic.", True, True, _astar),
+        Algorithm("astar", "A*", "Best-first search: always expands the open position with the least g + h; "
+                  "uniform-cost search with the zero heuristic; stores every position it reaches.", True, True, _astar),
     ]
 }

@@ -14,7 +14,7 @@ from ..errors import Cancelled, SearchLimit, TooLarge
 
 PROGRESS_INTERVAL = 0.1
 CHECK_EVERY = 4096  # nodes between two looks at the clock (a power of two: tested with `& (CHECK_EVERY - 1)`)
-MAX_STORED = 2_000_000  # states an algorithm that keeps them (BFS, A*, explore) may hold before it gives up
+MAX_STORED = 1_000_000  # states an algorithm that keeps them (BFS, A*, explore) may hold: a few hundred MB at most
 
 
 @dataclass

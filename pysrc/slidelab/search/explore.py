@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from ..errors import TooLarge
 from .control import PROGRESS_INTERVAL, Stats
 
+MAX_POSITIONS = 2_000_000  # explore refuses puzzles with more positions (the 2x5 board's 1,814,400 take seconds)
+
 
 @dataclass
 class ExploreResult:
@@ -41,11 +43,11 @@ class ExploreResult:
 def explore(puzzle, limits):
     """Search generator exploring every position that can reach `puzzle.goal`; returns an ExploreResult.
 
-    Raises TooLarge at once when the puzzle has more positions (`state_count()`) than `limits.max_stored`.
+    Raises TooLarge at once when the puzzle has more than MAX_POSITIONS positions (`state_count()`).
     """
     count = puzzle.state_count()
-    if count > limits.max_stored:
-        raise TooLarge(f"this puzzle has {count:,} positions, more than the {limits.max_stored:,} that explore "
+    if count > MAX_POSITIONS:
+        raise TooLarge(f"this puzzle has {count:,} positions, more than the {MAX_POSITIONS:,} that explore "
                        "may visit; try a smaller board")
     if puzzle.kind == "sliding":
         return _sliding_kernel(puzzle, limits)
@@ -99,6 +101,7 @@ def _generic(puzzle, limits):
                 if report:
                     yield report
         stats.stored = max(stats.stored, len(before) + len(layer) + len(following))
+        limits.check_stored(stats.stored)
         following -= layer
         following -= before
         before, layer = layer, following
@@ -171,6 +174,7 @@ def _sliding_kernel(puzzle, limits):
             if report:
                 yield report
         stats.stored = max(stats.stored, count + sum(map(len, before)) + sum(map(len, following)))
+        limits.check_stored(stats.stored)
         for q in range(size):
             following[q] -= layer[q]
             following[q] -= before[q]
