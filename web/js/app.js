@@ -1,0 +1,487 @@
+// App wiring: the state of the page, the controls, and the calls to the solver bridge.
+
+import { SlidingBoardView } from './board.js';
+import { Solver } from './bridge.js';
+import { LinkError, formatFragment, parseFragment } from './share.js';
+import {
+  BoardError, applyMove, defaultGoal, formatBoard, moveDirection, parseBoard, randomPosition, sameCells, scramble,
+  tileForArrow,
+} from './sliding.js';
+
+const DEFAULT_BOARD = '8 6 7/2 5 4/3 0 1';
+const DEFAULT_ALGORITHM = 'idastar';
+const DEFAULT_HEURISTIC = 'manhattan';
+const SIZES = ['2x2', '2x3', '3x3', '3x4', '4x4', '4x5', '5x5'];
+const SCRAMBLE_RANDOM_UP_TO = 12;  // boards up to this many cells shuffle to any position; larger ones by moves
+const LONG_SEARCH_S = 8;           // after this long, say that a search may take much longer
+const CACHE_LIMIT = 20000;         // positions whose optimal continuation is known (for instant hints)
+const ARROWS = { up: '↑', down: '↓', left: '←', right: '→' };
+
+const $ = id => document.getElementById(id);
+const ui = {
+  status: $('solver-status'), statusText: $('solver-status-text'), notice: $('notice'), noticeText: $('notice-text'),
+  size: $('size'), scramble: $('scramble'), shuffle: $('shuffle'), reset: $('reset'),
+  moveCount: $('move-count'), playMessage: $('play-message'),
+  solve: $('solve'), hint: $('hint'), cancel: $('cancel'), method: $('method'),
+  progress: $('progress'), bound: $('progress-bound'), nodes: $('progress-nodes'), rate: $('progress-rate'),
+  elapsed: $('progress-elapsed'), progressNote: $('progress-note'), message: $('solver-message'),
+  result: $('result'), resultLength: $('result-length'), resultStats: $('result-stats'), moveList: $('move-list'),
+  first: $('play-first'), back: $('play-back'), play: $('play-toggle'), forward: $('play-forward'),
+  last: $('play-last'), speed: $('play-speed'), speedOut: $('play-speed-value'), step: $('play-step'),
+  link: $('share-link'), copy: $('copy-link'), copied: $('copy-message'),
+  editForm: $('edit-form'), boardText: $('board-text'), goalText: $('goal-text'), editError: $('edit-error'),
+};
+
+const state = {
+  board: parseBoard(DEFAULT_BOARD),  // {rows, cols, cells}: what the board shows
+  goal: defaultGoal(3, 3),
+  algorithm: DEFAULT_ALGORITHM,
+  heuristic: DEFAULT_HEURISTIC,
+  moves: 0,        // moves the player made since the position was set
+  hint: null,      // a tile to highlight
+  playback: null,  // {start, moves, step, timer} while a solution is shown
+  task: null,      // {kind: 'solve' | 'hint', stopReason} while the solver works for the page
+  linkHash: '',    // the fragment this page last wrote
+};
+const known = new Map();  // "goal|position" -> an optimal move list from there (filled from solutions)
+
+const view = new SlidingBoardView($('board'), { onTile: tile => playerMove(tile) });
+const solver = new Solver({ onStatus: showSolverStatus });
+
+// ---- position and play ----------------------------------------------------------------------------------------
+
+const boardText = (board, sep = ' ') => formatBoard(board.cells, board.cols, sep);
+const goalBoard = () => ({ ...state.board, cells: state.goal });
+const atGoal = () => sameCells(state.board.cells, state.goal);
+const knownKey = cells => `${state.goal.join(',')}|${cells.join(',')}`;
+
+/** Start a new puzzle: a position (and goal); stops any search, forgets the solution shown. */
+function setPuzzle(board, goal = defaultGoal(board.rows, board.cols), { stopReason = 'the position changed' } = {}) {
+  stopTask(stopReason);
+  stopPlayback();
+  if (!sameCells(goal, state.goal)) known.clear();
+  state.board = board;
+  state.goal = goal;
+  state.moves = 0;
+  state.hint = null;
+  showResult(null);
+  say('');
+  ui.playMessage.textContent = '';
+  ui.boardText.value = boardText(board);
+  ui.goalText.value = sameCells(goal, defaultGoal(board.rows, board.cols)) ? '' : boardText(goalBoard());
+  syncSizeSelect();
+  writeLink();
+  render();
+}
+
+function playerMove(tile) {
+  const next = applyMove(state.board, tile);
+  if (!next) {
+    ui.playMessage.textContent = `Tile ${tile} is not next to the gap.`;
+    return;
+  }
+  const playback = state.playback;
+  if (playback && playback.moves[playback.step] === tile) {
+    showStep(playback.step + 1, { stopTimer: true });
+  } else {
+    if (playback) {
+      stopPlayback();
+      showResult(null);
+    }
+    state.board = next;
+  }
+  stopTask('you moved a tile');
+  state.moves += 1;
+  state.hint = null;
+  ui.playMessage.textContent = atGoal() ? `Solved in ${state.moves} ${plural(state.moves, 'move')}!` : '';
+  writeLink();
+  render();
+}
+
+function render() {
+  view.render(state.board, { goal: state.goal, hint: state.hint, solved: atGoal() && (state.moves > 0 || !!state.playback) });
+  ui.moveCount.textContent = state.moves;
+}
+
+function newShape(shape) {
+  const [rows, cols] = shape.split('x').map(Number);
+  ui.scramble.value = rows * cols <= SCRAMBLE_RANDOM_UP_TO ? 'random' : '40';
+  const goal = defaultGoal(rows, cols);
+  setPuzzle({ rows, cols, cells: goal.slice() }, goal);
+  ui.playMessage.textContent = 'Press Shuffle to mix the tiles.';
+}
+
+function shuffle() {
+  const { rows, cols } = state.board;
+  const how = ui.scramble.value;
+  const cells = how === 'random'
+    ? randomPosition(rows, cols, state.goal)
+    : scramble(rows, cols, state.goal, Number(how));
+  setPuzzle({ rows, cols, cells }, state.goal);
+}
+
+function syncSizeSelect() {
+  const shape = `${state.board.rows}x${state.board.cols}`;
+  ui.size.querySelector('option[data-custom]')?.remove();
+  if (!SIZES.includes(shape)) {
+    const option = new Option(`${shape} (typed)`, shape);
+    option.dataset.custom = '';
+    ui.size.append(option);
+  }
+  ui.size.value = shape;
+}
+
+function onKey(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest?.('input, textarea, select, [contenteditable]')) return;
+  const tile = tileForArrow(state.board, event.key);
+  if (tile === null) return;
+  event.preventDefault();
+  playerMove(tile);
+}
+
+// ---- share links -----------------------------------------------------------------------------------------------
+
+function linkState() {
+  return { puzzle: 'sliding', board: state.board, goal: goalBoard(), algorithm: state.algorithm, heuristic: state.heuristic };
+}
+
+function writeLink() {
+  state.linkHash = formatFragment(linkState());
+  history.replaceState(null, '', state.linkHash);
+  ui.link.value = location.href;
+  ui.copied.textContent = '';
+}
+
+/** Open the puzzle in the URL fragment; a malformed link gets a message and the default puzzle. */
+function openLink(hash) {
+  let link = null;
+  try {
+    link = parseFragment(hash);
+  } catch (error) {
+    if (!(error instanceof LinkError)) throw error;
+    showNotice(`This link could not be opened: ${error.message}. Showing the default puzzle instead.`);
+  }
+  state.algorithm = link?.algorithm ?? DEFAULT_ALGORITHM;
+  state.heuristic = link?.heuristic ?? DEFAULT_HEURISTIC;
+  const board = link?.board ?? parseBoard(DEFAULT_BOARD);
+  setPuzzle(board, link?.goal?.cells ?? defaultGoal(board.rows, board.cols), { stopReason: 'a new link was opened' });
+  if (solver.status === 'ready') checkMethod();
+}
+
+async function copyLink() {
+  writeLink();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    ui.copied.textContent = 'Link copied.';
+  } catch {
+    ui.link.select();
+    ui.copied.textContent = 'Select the link above and copy it.';
+  }
+}
+
+function showNotice(text) {
+  ui.noticeText.textContent = text;
+  ui.notice.hidden = false;
+}
+
+// ---- editing ---------------------------------------------------------------------------------------------------
+
+async function applyEdit(event) {
+  event.preventDefault();
+  let board, goal;
+  try {
+    board = parseBoard(ui.boardText.value);
+    goal = defaultGoal(board.rows, board.cols);
+    if (ui.goalText.value.trim()) {
+      const g = parseBoard(ui.goalText.value);
+      if (g.rows !== board.rows || g.cols !== board.cols) {
+        throw new BoardError(`the position is ${board.rows}x${board.cols} but the goal is ${g.rows}x${g.cols}`);
+      }
+      goal = g.cells;
+    }
+  } catch (error) {
+    if (!(error instanceof BoardError)) throw error;
+    ui.editError.textContent = `Not a valid board: ${error.message}.`;
+    ui.boardText.setAttribute('aria-invalid', 'true');
+    return;
+  }
+  ui.editError.textContent = '';
+  ui.boardText.removeAttribute('aria-invalid');
+  setPuzzle(board, goal);
+  if (solver.status === 'ready') {
+    const answer = await solver.check(solveRequest());
+    if (answer.ok && !answer.solvable && state.board === board) say(answer.reason, 'explain');
+  }
+}
+
+// ---- solving and hints -----------------------------------------------------------------------------------------
+
+function solveRequest() {
+  const request = { puzzle: 'sliding', board: boardText(state.board), algorithm: state.algorithm, heuristic: state.heuristic };
+  if (!sameCells(state.goal, defaultGoal(state.board.rows, state.board.cols))) request.goal = boardText(goalBoard());
+  return request;
+}
+
+async function runSolver(kind) {
+  if (kind === 'hint') {
+    const moves = known.get(knownKey(state.board.cells));
+    if (moves) return showHint(moves);
+  }
+  const task = { kind, stopReason: null };
+  const start = state.board;
+  state.task = task;
+  if (kind === 'solve') {
+    stopPlayback();
+    showResult(null);
+  }
+  state.hint = null;
+  render();
+  say(kind === 'solve' ? 'Searching for a shortest solution…' : 'Looking for the best next move…');
+  showProgress(true);
+  updateControls();
+  const answer = await solver.solve(solveRequest(), event => showProgressEvent(event));
+  state.task = null;
+  showProgress(false);
+  updateControls();
+  if (answer.ok) {
+    remember(start.cells, answer.moves);
+    if (kind === 'solve') {
+      say('');
+      showResult(answer, start);
+    } else {
+      showHint(answer.moves);
+    }
+  } else if (answer.error.code === 'cancelled') {
+    say(task.stopReason ? `Search stopped: ${task.stopReason}.` : 'Search cancelled.');
+  } else if (answer.error.code === 'unsolvable') {
+    say(answer.error.message, 'explain');
+  } else {
+    say(`No solution: ${answer.error.message}.`, 'error');
+  }
+}
+
+function stopTask(reason) {
+  if (!state.task) return;
+  state.task.stopReason = reason;
+  solver.cancel();
+}
+
+function remember(cells, moves) {
+  if (known.size > CACHE_LIMIT) known.clear();
+  let board = { ...state.board, cells };
+  moves.forEach((tile, i) => {
+    known.set(knownKey(board.cells), moves.slice(i));
+    board = applyMove(board, tile);
+  });
+}
+
+function showHint(moves) {
+  if (!moves.length) {
+    say('This is the goal: nothing to move.');
+    return;
+  }
+  state.hint = moves[0];
+  say(`Hint: move tile ${moves[0]} ${moveDirection(state.board, moves[0])} (${moves.length} ${plural(moves.length, 'move')} to go).`);
+  render();
+  view.focusTile(moves[0]);
+}
+
+function showProgress(on) {
+  ui.progress.hidden = !on;
+  ui.cancel.hidden = !on;
+  ui.progressNote.textContent = '';
+  if (on) for (const out of [ui.bound, ui.nodes, ui.rate, ui.elapsed]) out.textContent = '–';
+}
+
+function showProgressEvent(event) {
+  ui.bound.textContent = event.bound;
+  if (event.type === 'progress') {
+    ui.nodes.textContent = formatCount(event.expanded);
+    ui.rate.textContent = formatCount(event.nodes_per_s);
+    ui.elapsed.textContent = `${event.elapsed_s.toFixed(1)} s`;
+    if (event.elapsed_s > LONG_SEARCH_S && !ui.progressNote.textContent) {
+      ui.progressNote.textContent = 'This one is hard: the search may take minutes or longer. Cancel at any time.';
+    }
+  }
+}
+
+function say(text, tone = '') {
+  ui.message.textContent = text;
+  ui.message.className = `message ${tone}`.trim();
+}
+
+function updateControls() {
+  const ready = solver.status === 'ready';
+  ui.solve.disabled = !ready || !!state.task;
+  ui.hint.disabled = !ready || !!state.task;
+  const title = ready ? '' : 'The solver is still loading';
+  ui.solve.title = ui.hint.title = title;
+}
+
+function showSolverStatus(status, detail) {
+  ui.status.dataset.state = status;
+  clearInterval(showSolverStatus.timer);
+  if (status === 'loading') {
+    const started = performance.now();
+    const tick = () => {
+      ui.statusText.textContent = `${detail}… ${Math.round((performance.now() - started) / 1000)} s`;
+    };
+    tick();
+    showSolverStatus.timer = setInterval(tick, 500);
+  } else {
+    ui.statusText.textContent = detail;
+  }
+  if (status === 'ready') checkMethod();
+  updateControls();
+}
+
+/** Once the solver is up: name the method in use, and drop names from a link that the solver does not know. */
+async function checkMethod() {
+  const catalogue = await solver.describe();
+  if (!catalogue.algorithms) return;
+  const algorithm = catalogue.algorithms.find(a => a.name === state.algorithm);
+  const heuristic = catalogue.heuristics.find(h => h.name === state.heuristic && h.puzzles.includes('sliding'));
+  const unknown = [!algorithm && `algorithm '${state.algorithm}'`, !heuristic && `heuristic '${state.heuristic}'`].filter(Boolean);
+  if (unknown.length) {
+    showNotice(`This link names an unknown ${unknown.join(' and ')}; using the default instead.`);
+    if (!algorithm) state.algorithm = DEFAULT_ALGORITHM;
+    if (!heuristic) state.heuristic = DEFAULT_HEURISTIC;
+    writeLink();
+    return checkMethod();
+  }
+  ui.method.textContent = algorithm.uses_heuristic ? `${algorithm.title} with ${heuristic.title}` : algorithm.title;
+  ui.method.title = `${algorithm.description} ${algorithm.uses_heuristic ? heuristic.description : ''}`.trim();
+}
+
+// ---- result and playback ---------------------------------------------------------------------------------------
+
+function showResult(answer, start) {
+  ui.result.hidden = !answer;
+  if (!answer) return;
+  const stats = answer.stats;
+  ui.resultLength.textContent = `${answer.length} ${plural(answer.length, 'move')}${answer.optimal ? ' (optimal)' : ''}`;
+  const iterations = stats.iterations ? `, ${stats.iterations.length} ${plural(stats.iterations.length, 'iteration')}` : '';
+  ui.resultStats.textContent = `${formatCount(stats.expanded)} nodes expanded in ${formatSeconds(stats.elapsed_s)}${iterations}`;
+  const items = [];
+  let board = start;
+  answer.moves.forEach((tile, i) => {
+    const direction = moveDirection(board, tile);
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.step = i + 1;
+    button.textContent = `${tile}${ARROWS[direction]}`;
+    button.setAttribute('aria-label', `Step ${i + 1}: tile ${tile} ${direction}`);
+    const item = document.createElement('li');
+    item.append(button);
+    items.push(item);
+    board = applyMove(board, tile);
+  });
+  ui.moveList.replaceChildren(...items);
+  state.playback = { start, moves: answer.moves, step: 0, timer: null };
+  showStep(0);
+}
+
+function showStep(step, { stopTimer = false } = {}) {
+  const playback = state.playback;
+  if (stopTimer) pause();
+  let board = playback.start;
+  for (const tile of playback.moves.slice(0, step)) board = applyMove(board, tile);
+  playback.step = step;
+  state.board = board;
+  state.hint = null;
+  ui.step.textContent = `Step ${step} of ${playback.moves.length}`;
+  for (const button of ui.moveList.querySelectorAll('button')) {
+    const current = Number(button.dataset.step) === step;
+    button.classList.toggle('done', Number(button.dataset.step) <= step);
+    if (current) {
+      button.setAttribute('aria-current', 'step');
+      button.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    } else {
+      button.removeAttribute('aria-current');
+    }
+  }
+  ui.back.disabled = ui.first.disabled = step === 0;
+  ui.forward.disabled = ui.last.disabled = step === playback.moves.length;
+  render();
+}
+
+function play() {
+  const playback = state.playback;
+  if (playback.step === playback.moves.length) showStep(0);
+  const interval = 1000 / Number(ui.speed.value);
+  view.slideMs = Math.min(180, interval * 0.8);
+  playback.timer = setInterval(() => {
+    if (playback.step < playback.moves.length) showStep(playback.step + 1);
+    if (playback.step === playback.moves.length) pause();
+  }, interval);
+  ui.play.textContent = 'Pause';
+  ui.play.setAttribute('aria-pressed', 'true');
+}
+
+function pause() {
+  const playback = state.playback;
+  if (!playback?.timer) return;
+  clearInterval(playback.timer);
+  playback.timer = null;
+  ui.play.textContent = 'Play';
+  ui.play.setAttribute('aria-pressed', 'false');
+}
+
+function stopPlayback() {
+  pause();
+  state.playback = null;
+}
+
+function togglePlay() {
+  if (state.playback.timer) pause();
+  else play();
+}
+
+function changeSpeed() {
+  ui.speedOut.textContent = `${ui.speed.value} moves/s`;
+  if (state.playback?.timer) {
+    pause();
+    play();
+  }
+}
+
+// ---- formatting ------------------------------------------------------------------------------------------------
+
+const plural = (n, word) => (n === 1 ? word : `${word}s`);
+const formatCount = n => Number(n).toLocaleString('en-US');
+const formatSeconds = s => (s < 1 ? `${Math.round(s * 1000)} ms` : `${s.toFixed(2)} s`);
+
+// ---- start -----------------------------------------------------------------------------------------------------
+
+function wire() {
+  for (const shape of SIZES) ui.size.append(new Option(shape, shape));
+  ui.size.addEventListener('change', () => newShape(ui.size.value));
+  ui.shuffle.addEventListener('click', shuffle);
+  ui.reset.addEventListener('click', () => setPuzzle({ ...state.board, cells: state.goal.slice() }, state.goal));
+  ui.solve.addEventListener('click', () => runSolver('solve'));
+  ui.hint.addEventListener('click', () => runSolver('hint'));
+  ui.cancel.addEventListener('click', () => stopTask(null));
+  ui.first.addEventListener('click', () => showStep(0, { stopTimer: true }));
+  ui.back.addEventListener('click', () => showStep(state.playback.step - 1, { stopTimer: true }));
+  ui.play.addEventListener('click', togglePlay);
+  ui.forward.addEventListener('click', () => showStep(state.playback.step + 1, { stopTimer: true }));
+  ui.last.addEventListener('click', () => showStep(state.playback.moves.length, { stopTimer: true }));
+  ui.speed.addEventListener('input', changeSpeed);
+  ui.moveList.addEventListener('click', event => {
+    const button = event.target.closest('button[data-step]');
+    if (button) showStep(Number(button.dataset.step), { stopTimer: true });
+  });
+  ui.copy.addEventListener('click', copyLink);
+  ui.editForm.addEventListener('submit', applyEdit);
+  $('notice-close').addEventListener('click', () => { ui.notice.hidden = true; });
+  document.addEventListener('keydown', onKey);
+  window.addEventListener('hashchange', () => {
+    if (location.hash !== state.linkHash) openLink(location.hash);
+  });
+  changeSpeed();
+}
+
+wire();
+openLink(location.hash);
+solver.start();

@@ -1,0 +1,78 @@
+// The sliding-tile board view: one <button> per tile, placed on a CSS grid of cells by transform so that a move
+// slides the tile. It knows nothing about solving; the app tells it what to show and hears which tile was clicked.
+
+import { movableTiles, moveDirection } from './sliding.js';
+
+export class SlidingBoardView {
+  /** @param {HTMLElement} element  @param {{onTile: (tile: number) => void}} handlers */
+  constructor(element, { onTile }) {
+    this.element = element;
+    this.onTile = onTile;
+    this.tiles = new Map();  // tile number -> button
+    this.shape = '';
+    element.classList.add('board');
+    element.addEventListener('click', event => {
+      const button = event.target.closest('button.tile');
+      if (button && this.element.contains(button)) this.onTile(Number(button.dataset.tile));
+    });
+  }
+
+  /**
+   * Show `board` ({rows, cols, cells}); tiles on their `goal` cell are marked, `hint` (a tile number) is
+   * highlighted, and `solved` makes the board glow.
+   */
+  render(board, { goal, hint = null, solved = false } = {}) {
+    const { rows, cols, cells } = board;
+    const shape = `${rows}x${cols}`;
+    if (shape !== this.shape) this.#build(rows, cols);
+    const movable = new Set(movableTiles(board));
+    cells.forEach((tile, cell) => {
+      if (tile === 0) return;
+      const button = this.tiles.get(tile);
+      const r = Math.floor(cell / cols), c = cell % cols;
+      button.style.setProperty('--r', r);
+      button.style.setProperty('--c', c);
+      button.dataset.cell = cell;
+      button.classList.toggle('home', goal ? goal[cell] === tile : false);
+      button.classList.toggle('hint', tile === hint);
+      const canMove = movable.has(tile);
+      button.classList.toggle('movable', canMove);
+      button.setAttribute('aria-disabled', String(!canMove));
+      button.setAttribute('aria-label', canMove
+        ? `Tile ${tile}, row ${r + 1}, column ${c + 1}: move ${moveDirection(board, tile)}`
+        : `Tile ${tile}, row ${r + 1}, column ${c + 1}`);
+    });
+    this.element.classList.toggle('solved', solved);
+  }
+
+  /** How long a slide takes, in ms (the playback speeds it up). */
+  set slideMs(ms) {
+    this.element.style.setProperty('--slide-ms', `${ms}ms`);
+  }
+
+  focusTile(tile) {
+    this.tiles.get(tile)?.focus();
+  }
+
+  #build(rows, cols) {
+    this.shape = `${rows}x${cols}`;
+    this.element.replaceChildren();
+    this.tiles.clear();
+    this.element.style.setProperty('--rows', rows);
+    this.element.style.setProperty('--cols', cols);
+    this.element.setAttribute('aria-label', `Puzzle board, ${rows} rows by ${cols} columns`);
+    for (let tile = 1; tile < rows * cols; tile++) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'tile';
+      button.dataset.tile = tile;
+      const face = document.createElement('span');
+      face.className = 'face';
+      face.textContent = tile;
+      face.setAttribute('aria-hidden', 'true');
+      button.append(face);
+      this.tiles.set(tile, button);
+      this.element.append(button);
+    }
+  }
+}

@@ -1,0 +1,113 @@
+// The solver bridge: a promise API over the PyScript worker (web/py/worker.py) that runs slidelab.api.
+//
+//   const solver = new Solver({ onStatus(status, detail) {} });   // status: loading | ready | failed
+//   solver.start();
+//   const answer = await solver.solve(request, progress => {});   // always resolves with an api answer dict
+//   solver.cancel();                                              // the running solve answers code "cancelled"
+//
+// One long request (solve) runs at a time; check and describe may run beside it. Cancel is cooperative (the worker
+// sees it between two progress reports); if the worker does not answer within CANCEL_GRACE_MS, it is terminated
+// and started again, and the pending request is answered here.
+
+const CANCEL_GRACE_MS = 2000;
+
+export const failure = (code, message) => ({ ok: false, error: { code, message } });
+
+export class Solver {
+  #worker = null;
+  #running = null;  // {answer, settled, onProgress} of the long request in flight
+  #ready = null;    // promise of the started worker
+
+  constructor({ onStatus = () => {}, base = document.baseURI } = {}) {
+    this.onStatus = onStatus;
+    this.base = base;
+    this.status = 'idle';
+  }
+
+  get busy() {
+    return this.#running !== null;
+  }
+
+  /** Load Pyodide and the worker; resolves when the solver is ready (never rejects: see the status). */
+  start() {
+    this.#ready ??= this.#boot();
+    return this.#ready;
+  }
+
+  async #boot() {
+    const url = path => new URL(path, this.base).href;
+    this.#setStatus('loading', 'Loading the Python runtime');
+    try {
+      const { PyWorker } = await import(url('pyscript/core.js'));
+      this.#setStatus('loading', 'Starting Python');
+      // `version` must be the absolute address of the local Pyodide: PyWorker ignores the config's interpreter.
+      const worker = await PyWorker(url('py/worker.py'), {
+        config: url('pyscript.json'),
+        version: url('pyodide/pyodide.mjs'),
+      });
+      worker.addEventListener('message', event => {
+        if (worker === this.#worker) this.#running?.onProgress(event.data);
+      });
+      this.#worker = worker;
+      this.#setStatus('ready', 'Solver ready');
+    } catch (error) {
+      this.#setStatus('failed', `The solver could not start: ${error?.message ?? error}`);
+    }
+  }
+
+  #setStatus(status, detail) {
+    this.status = status;
+    this.onStatus(status, detail);
+  }
+
+  /** Solve a request ({board, goal?, puzzle?, algorithm?, heuristic?, ...}); progress dicts go to onProgress. */
+  solve(request, onProgress = () => {}) {
+    if (this.#running) return Promise.resolve(failure('busy', 'the solver is already working on a request'));
+    return this.#call('solve', request, onProgress);
+  }
+
+  check(request) {
+    return this.#call('check', request);
+  }
+
+  describe() {
+    return this.#call('describe');
+  }
+
+  /** Stop the running solve; resolves when it has stopped. */
+  async cancel() {
+    const running = this.#running;
+    if (!running || this.status !== 'ready') return;
+    const worker = this.#worker;
+    worker.sync.cancel().catch(() => {});
+    const stopped = await Promise.race([running.settled.then(() => true), delay(CANCEL_GRACE_MS).then(() => false)]);
+    if (!stopped && worker === this.#worker) this.#restart(running);
+  }
+
+  // A call with onProgress is the long request: its progress messages are routed to it, and cancel() stops it.
+  #call(name, request, onProgress = null) {
+    if (this.status !== 'ready') {
+      return Promise.resolve(failure('not_ready', 'the solver is still loading; try again in a moment'));
+    }
+    let answer;
+    const settled = new Promise(resolve => { answer = resolve; });
+    const running = { answer, settled, onProgress };
+    if (onProgress) this.#running = running;
+    const args = request === undefined ? [] : [request];
+    this.#worker.sync[name](...args).then(answer, error => answer(failure('internal', String(error?.message ?? error))));
+    return settled.finally(() => {
+      if (this.#running === running) this.#running = null;
+    });
+  }
+
+  // Terminating a worker leaves its pending calls unsettled forever, so the running request is answered here.
+  #restart(running) {
+    this.#worker.terminate();
+    this.#worker = null;
+    this.#ready = null;
+    running.answer(failure('cancelled', 'the search was stopped (the solver is restarting)'));
+    this.start();
+  }
+}
+
+const delay = ms => new Promise(resolve => setTimeout(resolve, ms));

@@ -1,0 +1,63 @@
+"""The solver worker: a thin message loop over slidelab.api, run by PyScript in a web worker.
+
+Long requests drive the api's step generators from an `async def`, posting each progress dict to the page and
+awaiting `asyncio.sleep(0)` between two steps, so that a `cancel()` call from the page is handled while a search runs
+(the engine yields only about every 0.1 s, which keeps this cheap).
+"""
+
+import asyncio
+
+import js
+from polyscript import xworker
+from pyodide.ffi import to_js
+
+from slidelab import api
+
+# Requests are numbered; cancel() cancels every one started before it (a flag that a new request cleared could lose
+# a cancel aimed at the previous one).
+_started = 0
+_cancel_below = 0
+
+
+def _js(value):
+    return to_js(value, dict_converter=js.Object.fromEntries)
+
+
+def _py(value):
+    return value.to_py() if hasattr(value, "to_py") else value
+
+
+async def _drive(steps):
+    global _started
+    number = _started
+    _started += 1
+    try:
+        while True:
+            event = next(steps)
+            xworker.postMessage(_js(event))
+            await asyncio.sleep(0)
+            if number < _cancel_below:
+                steps.close()
+                return api.error("cancelled", "the search was cancelled")
+    except StopIteration as stop:
+        return stop.value
+
+
+async def solve(request):
+    return _js(await _drive(api.solve_steps(_py(request))))
+
+
+def check(request):
+    return _js(api.check(_py(request)))
+
+
+def describe():
+    return _js(api.describe())
+
+
+def cancel():
+    global _cancel_below
+    _cancel_below = _started
+
+
+__export__ = ["solve", "check", "describe", "cancel"]
