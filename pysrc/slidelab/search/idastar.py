@@ -21,6 +21,12 @@ def idastar(puzzle, heuristic, limits, all_solutions=False):
     """Search generator for IDA*; returns a SearchResult with optimal moves (and all optimal ones if asked)."""
     if puzzle.kind == "sliding" and hasattr(heuristic, "tile_table"):
         return _tile_table_kernel(puzzle, heuristic, limits, all_solutions)
+    if puzzle.kind == "sliding" and hasattr(heuristic, "orientations"):  # pattern databases
+        from .pdb_idastar import pdb_idastar
+        return pdb_idastar(puzzle, heuristic, limits, all_solutions)
+    if puzzle.kind == "sliding" and hasattr(heuristic, "tracker"):  # linear conflict, walking distance
+        from .incremental_idastar import incremental_idastar
+        return incremental_idastar(puzzle, heuristic, limits, all_solutions)
     return _generic(puzzle, heuristic, limits, all_solutions)
 
 

@@ -1,0 +1,167 @@
+"""A quick, not necessarily shortest, solver for sliding puzzles of any size: reduction line by line.
+
+While the unsolved region is larger than 3x3, one of its outer lines that does not hold the blank's goal cell is
+solved and frozen: its tiles are brought home one at a time, the last two together, each step by A* on a small
+abstract puzzle (the blank and the one or two tiles being placed, every other free tile ignored, the frozen cells
+walls; the moves counted are the blank's). The last region (3x3 or smaller) is then solved optimally by IDA* with the
+strongest heuristic at hand. Finally moves that undo the previous one are cancelled. The answer says optimal: false
+(unless the whole board was that last region) and carries the best lower bound known, h(start).
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+
+from ..errors import SearchLimit
+from .control import SearchResult, Stats
+
+FINAL_SIDE = 3  # regions up to 3x3 are solved optimally
+
+
+def _place(board, nbrs, cols, free, targets, stats):
+    """Blank path (list of cells) bringing the tiles at cells `targets[i][0]` to cells `targets[i][1]`, moving only
+    within `free` (a set of cells), by A* over (blank, target tile cells) with the sum of the targets' Manhattan
+    distances as h."""
+    k = len(targets)
+    blank = board.index(0)
+    homes = [h for _, h in targets]
+    start = (blank,) + tuple(p for p, _ in targets)
+
+    def h(state):
+        return sum(abs(state[i + 1] // cols - homes[i] // cols) + abs(state[i + 1] % cols - homes[i] % cols)
+                   for i in range(k))
+
+    parent = {start: None}
+    cost = {start: 0}
+    heap = [(h(start), 0, start)]
+    counter = 1
+    while heap:
+        _, _, state = heapq.heappop(heap)
+        g = cost[state]
+        if all(state[i + 1] == homes[i] for i in range(k)):
+            path = []
+            while parent[state] is not None:
+                path.append(state[0])
+                state = parent[state]
+            return path[::-1]
+        stats.expanded += 1
+        b = state[0]
+        for q in nbrs[b]:
+            if q not in free:
+                continue
+            child = list(state)
+            child[0] = q
+            for i in range(k):
+                if state[i + 1] == q:
+                    child[i + 1] = b
+            child = tuple(child)
+            stats.generated += 1
+            if cost.get(child, g + 2) <= g + 1:
+                continue
+            cost[child] = g + 1
+            parent[child] = state
+            heapq.heappush(heap, (g + 1 + h(child), counter, child))
+            counter += 1
+    raise SearchLimit("the quick solver found no way to place a line (this should not happen)")
+
+
+def _lines(rows, cols, blank_goal):
+    """The order of reduction: (cells of the line in placing order) until the region is at most 3x3, then the
+    region's cells."""
+    top, bottom, left, right = 0, rows - 1, 0, cols - 1
+    br, bc = divmod(blank_goal, cols)
+    lines = []
+    while bottom - top + 1 > FINAL_SIDE or right - left + 1 > FINAL_SIDE:
+        if bottom - top >= right - left:
+            r = top if br != top else bottom
+            lines.append([r * cols + c for c in range(left, right + 1)])
+            if r == top:
+                top += 1
+            else:
+                bottom -= 1
+        else:
+            c = left if bc != left else right
+            lines.append([r * cols + c for r in range(top, bottom + 1)])
+            if c == left:
+                left += 1
+            else:
+                right -= 1
+    region = [r * cols + c for r in range(top, bottom + 1) for c in range(left, right + 1)]
+    return lines, (top, bottom, left, right), region
+
+
+def _cancel(moves):
+    """Drop moves that slide the same tile straight back."""
+    out = []
+    for m in moves:
+        if out and out[-1] == m:
+            out.pop()
+        else:
+            out.append(m)
+    return out
+
+
+def quick(puzzle, heuristic, limits):
+    """Search generator: a solution (not necessarily shortest) by line-by-line reduction; returns a SearchResult
+    with extra {"lower_bound": h(start)}."""
+    from ..heuristics.auto import strongest
+    from ..puzzles.sliding import SlidingPuzzle, neighbours
+    from .idastar import idastar
+
+    started = time.perf_counter()
+    rows, cols, size = puzzle.rows, puzzle.cols, puzzle.size
+    stats = Stats()
+    board = list(puzzle.start)
+    goal = puzzle.goal
+    moves = []
+    lines, (top, bottom, left, right), region = _lines(rows, cols, puzzle.goal_pos[0])
+    free = set(range(size))
+    nbrs = neighbours(rows, cols)
+
+    def walk(path):
+        b = board.index(0)
+        for q in path:
+            if q not in nbrs[b]:
+                raise AssertionError("blank path is not connected")
+            t = board[q]
+            board[b], board[q] = t, 0
+            moves.append(t)
+            b = q
+
+    for line in lines:
+        for i, cell in enumerate(line):
+            if i == len(line) - 1:
+                break
+            if i == len(line) - 2:
+                pair = [(board.index(goal[c]), c) for c in line[i:]]
+                walk(_place(board, nbrs, cols, free, pair, stats))
+                free.difference_update(line[i:])
+                break
+            walk(_place(board, nbrs, cols, free, [(board.index(goal[cell]), cell)], stats))
+            free.discard(cell)
+        limits.check(stats.expanded, time.perf_counter())
+        yield {"type": "progress", "expanded": stats.expanded, "generated": stats.generated, "bound": len(moves),
+               "elapsed_s": round(time.perf_counter() - started, 3),
+               "nodes_per_s": int(stats.expanded / max(time.perf_counter() - started, 1e-9))}
+    # the last region, solved optimally as a puzzle of its own
+    sub_rows, sub_cols = bottom - top + 1, right - left + 1
+    sub = SlidingPuzzle(sub_rows, sub_cols, [board[p] for p in region], [goal[p] for p in region]) \
+        if len(lines) else puzzle
+    labels = sorted(sub.start)
+    relabel = {t: i for i, t in enumerate(labels)}
+    small = SlidingPuzzle(sub_rows, sub_cols, [relabel[t] for t in sub.start], [relabel[t] for t in sub.goal])
+    search = idastar(small, strongest(small), limits)
+    try:
+        while True:
+            yield next(search)
+    except StopIteration as stop:
+        result = stop.value
+    stats.expanded += result.stats.expanded
+    stats.generated += result.stats.generated
+    moves.extend(labels[t] for t in result.moves)
+    lower_bound = heuristic(puzzle.start)
+    moves = _cancel(moves)
+    stats.elapsed_s = time.perf_counter() - started
+    optimal = not lines
+    return SearchResult(moves, optimal, stats, extra={"lower_bound": len(moves) if optimal else lower_bound})
