@@ -14,6 +14,7 @@ const DEFAULT_HEURISTIC = 'manhattan';
 const SIZES = ['2x2', '2x3', '3x3', '3x4', '4x4', '4x5', '5x5'];
 const SCRAMBLE_RANDOM_UP_TO = 12;  // boards up to this many cells shuffle to any position; larger ones by moves
 const LONG_SEARCH_S = 8;           // after this long, say that a search may take much longer
+const SLOW_START_S = 45;           // a solver still loading after this long may have failed inside its worker
 const CACHE_LIMIT = 20000;         // positions whose optimal continuation is known (for instant hints)
 const ARROWS = { up: '↑', down: '↓', left: '←', right: '→' };
 
@@ -297,7 +298,7 @@ function showProgress(on) {
 function showProgressEvent(event) {
   ui.bound.textContent = event.bound;
   if (event.type === 'progress') {
-    ui.nodes.textContent = formatCount(event.expanded);
+    ui.nodes.textContent = formatLarge(event.expanded);
     ui.rate.textContent = formatCount(event.nodes_per_s);
     ui.elapsed.textContent = `${event.elapsed_s.toFixed(1)} s`;
     if (event.elapsed_s > LONG_SEARCH_S && !ui.progressNote.textContent) {
@@ -325,7 +326,8 @@ function showSolverStatus(status, detail) {
   if (status === 'loading') {
     const started = performance.now();
     const tick = () => {
-      ui.statusText.textContent = `${detail}… ${Math.round((performance.now() - started) / 1000)} s`;
+      const seconds = Math.round((performance.now() - started) / 1000);
+      ui.statusText.textContent = `${detail}… ${seconds} s${seconds > SLOW_START_S ? ' (slow: reload the page to retry)' : ''}`;
     };
     tick();
     showSolverStatus.timer = setInterval(tick, 500);
@@ -450,6 +452,7 @@ function changeSpeed() {
 
 const plural = (n, word) => (n === 1 ? word : `${word}s`);
 const formatCount = n => Number(n).toLocaleString('en-US');
+const formatLarge = n => (n < 1e6 ? formatCount(n) : `${(n / 1e6).toFixed(n < 1e8 ? 2 : 0)} M`);
 const formatSeconds = s => (s < 1 ? `${Math.round(s * 1000)} ms` : `${s.toFixed(2)} s`);
 
 // ---- start -----------------------------------------------------------------------------------------------------

@@ -37,21 +37,30 @@ export class Solver {
   async #boot() {
     const url = path => new URL(path, this.base).href;
     this.#setStatus('loading', 'Loading the Python runtime');
+    // Some failed downloads while the worker starts surface only as an unhandled rejection, never settling PyWorker.
+    let onFailure;
+    const failed = new Promise((_, reject) => {
+      onFailure = event => reject(event.reason);
+      window.addEventListener('unhandledrejection', onFailure);
+    });
     try {
       const { PyWorker } = await import(url('pyscript/core.js'));
       this.#setStatus('loading', 'Starting Python');
       // `version` must be the absolute address of the local Pyodide: PyWorker ignores the config's interpreter.
-      const worker = await PyWorker(url('py/worker.py'), {
+      const worker = await Promise.race([failed, PyWorker(url('py/worker.py'), {
         config: url('pyscript.json'),
         version: url('pyodide/pyodide.mjs'),
-      });
+      })]);
       worker.addEventListener('message', event => {
         if (worker === this.#worker) this.#running?.onProgress(event.data);
       });
       this.#worker = worker;
       this.#setStatus('ready', 'Solver ready');
     } catch (error) {
-      this.#setStatus('failed', `The solver could not start: ${error?.message ?? error}`);
+      const lines = String(error?.message ?? error).trim().split('\n');  // a Python traceback ends with its reason
+      this.#setStatus('failed', `The solver could not start: ${lines.at(-1).slice(0, 300)}. Reload the page to try again.`);
+    } finally {
+      window.removeEventListener('unhandledrejection', onFailure);
     }
   }
 

@@ -72,7 +72,7 @@ export function parseFragment(hash) {
     if (codec.isDefaultGoal(board, goal)) goal = null;
   }
   for (const key of ['algorithm', 'heuristic']) {
-    if (fields[key] && !NAME.test(fields[key])) throw new LinkError(`'${fields[key].slice(0, 20)}' is not a ${key} name`);
+    if (fields[key] && !NAME.test(fields[key])) throw new LinkError(`'${fields[key].slice(0, 20)}' is not a valid ${key} name`);
   }
   return { puzzle: fields.puzzle, board, goal, algorithm: fields.algorithm ?? null, heuristic: fields.heuristic ?? null };
 }
