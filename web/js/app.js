@@ -41,7 +41,7 @@ const state = {
   moves: 0,        // moves the player made since the position was set
   hint: null,      // a tile to highlight
   playback: null,  // {start, moves, step, timer} while a solution is shown
-  task: null,      // {kind: 'solve' | 'hint', stopReason} while the solver works for the page
+  task: null,      // {kind: 'solve' | 'hint', stopReason: null | text} while the solver works for the page
   linkHash: '',    // the fragment this page last wrote
 };
 const known = new Map();  // "goal|position" -> an optimal move list from there (filled from solutions)
@@ -245,32 +245,35 @@ async function runSolver(kind) {
   state.task = null;
   showProgress(false);
   updateControls();
-  if (answer.ok) {
-    remember(start.cells, answer.moves);
+  if (task.stopReason !== null) {
+    say(task.stopReason ? `Search stopped: ${task.stopReason}.` : 'Search cancelled.');
+  } else if (answer.ok) {
+    remember(start, answer.moves);
     if (kind === 'solve') {
       say('');
       showResult(answer, start);
     } else {
       showHint(answer.moves);
     }
-  } else if (answer.error.code === 'cancelled') {
-    say(task.stopReason ? `Search stopped: ${task.stopReason}.` : 'Search cancelled.');
   } else if (answer.error.code === 'unsolvable') {
     say(answer.error.message, 'explain');
+  } else if (answer.error.code === 'limit') {
+    say(`No solution found: ${answer.error.message}.`, 'error');
   } else {
-    say(`No solution: ${answer.error.message}.`, 'error');
+    say(`The solver could not answer: ${answer.error.message}.`, 'error');
   }
 }
 
+/** Stop the running search; reason '' means the user cancelled it, other text says what made it stop. */
 function stopTask(reason) {
   if (!state.task) return;
   state.task.stopReason = reason;
   solver.cancel();
 }
 
-function remember(cells, moves) {
+function remember(start, moves) {
   if (known.size > CACHE_LIMIT) known.clear();
-  let board = { ...state.board, cells };
+  let board = start;
   moves.forEach((tile, i) => {
     known.set(knownKey(board.cells), moves.slice(i));
     board = applyMove(board, tile);
@@ -464,7 +467,7 @@ function wire() {
   ui.reset.addEventListener('click', () => setPuzzle({ ...state.board, cells: state.goal.slice() }, state.goal));
   ui.solve.addEventListener('click', () => runSolver('solve'));
   ui.hint.addEventListener('click', () => runSolver('hint'));
-  ui.cancel.addEventListener('click', () => stopTask(null));
+  ui.cancel.addEventListener('click', () => stopTask(''));
   ui.first.addEventListener('click', () => showStep(0, { stopTimer: true }));
   ui.back.addEventListener('click', () => showStep(state.playback.step - 1, { stopTimer: true }));
   ui.play.addEventListener('click', togglePlay);
