@@ -2,8 +2,8 @@
 
 Two implementations of the same algorithm, tested against each other:
 - `_tile_table_kernel` for sliding puzzles whose heuristic is a per-tile table (zero, misplaced, Manhattan): the
-  board is one mutable list, h is updated from the moved tile alone, the path is an explicit stack, nothing is
-  allocated per node;
+  board is one mutable list, h is updated from the moved tile alone by per-(cell, cell, tile) delta tables, and the
+  stack holds only positions within the bound, two moves deep, so the board changes half as often;
 - `_generic` for any puzzle interface and any h(state).
 Both never undo the previous move and step the bound by the solution parity when the puzzle knows it.
 """
@@ -48,81 +48,115 @@ def _tile_table_kernel(puzzle, heuristic, limits, all_solutions):
     started = time.perf_counter()
     next_report = started + PROGRESS_INTERVAL
     table = heuristic.tile_table
-    goal = list(puzzle.goal)
-    exact = heuristic.name != "zero"  # h == 0 means "at the goal" for misplaced and Manhattan
-    nbrs = puzzle.neighbours
     size = puzzle.size
-    # excl[b][prev]: the cells the blank at b may move to next without undoing its last move (prev == size: any)
-    excl = [[tuple(q for q in nbrs[b] if q != prev) for prev in range(size)] + [nbrs[b]] for b in range(size)]
+    nbrs = puzzle.neighbours
+    goal = list(puzzle.goal)
+    goal_blank = puzzle.goal.index(0)
+    exact = heuristic.name != "zero"  # h == 0 means "at the goal" for misplaced and Manhattan
+    # steps[b][prev]: (q, dh) for each cell q the blank at b may move to without undoing its last move (prev ==
+    # size: any), last neighbour first so that the stack pops them in neighbour order; dh[t] is the change of h
+    # when tile t slides from q to b
+    steps = [[tuple((q, [table[t][b] - table[t][q] for t in range(size)]) for q in reversed(nbrs[b]) if q != prev)
+              for prev in range(size + 1)] for b in range(size)]
+    # when no move can lower h (h = 0), a position with f == bound has no child within the bound: a leaf
+    leaves_at_bound = all(min(dh) >= 0 for row in steps for _, dh in row[size])
     board = list(puzzle.start)
     b0 = board.index(0)
     h0 = heuristic(puzzle.start)
     parity = puzzle.solution_parity()
     stats = Stats()
     solutions = []
-    mask = CHECK_EVERY - 1
+    next_check = CHECK_EVERY
     bound = _next_bound(0, h0, parity)
     if h0 == 0 and (exact or board == goal):
         stats.elapsed_s = time.perf_counter() - started
         return SearchResult([], True, stats, [[]] if all_solutions else None)
     while True:
-        cap = bound + 2
-        blanks, hs, moved, ci = [0] * cap, [0] * cap, [0] * cap, [0] * cap
-        cands = [()] * cap
-        blanks[0], hs[0], cands[0] = b0, h0, excl[b0][size]
-        depth = 0
         over = INF
         expanded = stats.expanded
         generated = stats.generated
         it_start = expanded
-        expanded += 1  # the root
-        while depth >= 0:
-            i = ci[depth]
-            cl = cands[depth]
-            if i < len(cl):
-                ci[depth] = i + 1
-                nb = cl[i]
-                b = blanks[depth]
-                t = board[nb]
-                row = table[t]
-                h = hs[depth] + row[b] - row[nb]
+        # Each stack entry is two moves deep, (depth, b, q, r, h): the blank went b -> q -> r, reaching h. A node's
+        # children and grandchildren are weighed on the unchanged board (a grandchild never moves the child's
+        # tile), and only grandchildren within the bound are pushed. path[depth] is the entry applied at depth.
+        path = [None] * (bound + 3)
+        stack = [(0, size, size, b0, h0)]
+        push, pop = stack.append, stack.pop
+        depth = 0
+        done = False
+        while stack:
+            entry = pop()
+            d, b, q, r, h = entry
+            while depth >= d and depth:
+                _, ub, uq, ur, _ = path[depth]
+                board[ur] = board[uq]
+                board[uq] = board[ub]
+                board[ub] = 0
+                depth -= 2
+            if d:
+                board[b] = board[q]
+                board[q] = board[r]
+                board[r] = 0
+                path[d] = entry
+                depth = d
+            expanded += 1
+            d1, d2 = d + 1, d + 2
+            for s, dh in steps[r][q]:
+                h1 = h + dh[board[s]]
                 generated += 1
-                f = depth + 1 + h
+                f = d1 + h1
                 if f > bound:
                     if f < over:
                         over = f
                     continue
-                board[b] = t
-                board[nb] = 0
-                depth += 1
-                moved[depth] = t
-                if h == 0 and (exact or board == goal):
-                    solutions.append(moved[1:depth + 1])
-                    board[nb] = t
-                    board[b] = 0
-                    depth -= 1
-                    if not all_solutions:
-                        break
-                    continue
-                blanks[depth] = nb
-                hs[depth] = h
-                cands[depth] = excl[nb][b]
-                ci[depth] = 0
-                expanded += 1
-                if not expanded & mask:
-                    now = time.perf_counter()
-                    limits.check(expanded, now)
-                    if now >= next_report:
-                        stats.expanded, stats.generated = expanded, generated
-                        yield _progress(stats, bound, started, now)
-                        next_report = time.perf_counter() + PROGRESS_INTERVAL
-            else:
-                if depth == 0:
+                if h1 == 0 and (exact or s == goal_blank and _goal_after(board, goal, (r, s))):
+                    solutions.append(_path_moves(puzzle.start, path, d, (r, s)))
+                    if all_solutions:
+                        continue
+                    done = True
                     break
-                nb, b = blanks[depth], blanks[depth - 1]
-                board[nb] = moved[depth]
-                board[b] = 0
-                depth -= 1
+                if f == bound and leaves_at_bound:
+                    if f + 1 < over:
+                        over = f + 1
+                    continue
+                expanded += 1
+                for u, dh2 in steps[s][r]:
+                    h2 = h1 + dh2[board[u]]
+                    generated += 1
+                    f = d2 + h2
+                    if f > bound:
+                        if f < over:
+                            over = f
+                        continue
+                    if h2 == 0 and (exact or u == goal_blank and _goal_after(board, goal, (r, s, u))):
+                        solutions.append(_path_moves(puzzle.start, path, d, (r, s, u)))
+                        if all_solutions:
+                            continue
+                        done = True
+                        break
+                    if f == bound and leaves_at_bound:
+                        if f + 1 < over:
+                            over = f + 1
+                        continue
+                    push((d2, r, s, u, h2))
+                if done:
+                    break
+            if done:
+                break
+            if expanded >= next_check:
+                next_check = expanded + CHECK_EVERY
+                now = time.perf_counter()
+                limits.check(expanded, now)
+                if now >= next_report:
+                    stats.expanded, stats.generated = expanded, generated
+                    yield _progress(stats, bound, started, now)
+                    next_report = time.perf_counter() + PROGRESS_INTERVAL
+        while depth:  # take the board back to the start for the next iteration
+            _, ub, uq, ur, _ = path[depth]
+            board[ur] = board[uq]
+            board[uq] = board[ub]
+            board[ub] = 0
+            depth -= 2
         stats.expanded, stats.generated = expanded, generated
         stats.stored = max(stats.stored, bound + 1)
         stats.iterations.append({"bound": bound, "expanded": expanded - it_start})
@@ -134,6 +168,31 @@ def _tile_table_kernel(puzzle, heuristic, limits, all_solutions):
         if bound == INF:
             stats.elapsed_s = time.perf_counter() - started
             return None
+
+
+def _goal_after(board, goal, blanks):
+    """Whether the board equals the goal after the blank walks along `blanks` (the board is left unchanged)."""
+    for a, c in zip(blanks, blanks[1:]):
+        board[a] = board[c]
+        board[c] = 0
+    same = board == goal
+    for a, c in zip(blanks[::-1], blanks[-2::-1]):
+        board[a] = board[c]
+        board[c] = 0
+    return same
+
+
+def _path_moves(start, path, depth, last_blanks):
+    """The tiles moved from `start` along the kernel's path entries up to `depth`, then along `last_blanks`."""
+    blanks = [start.index(0)]
+    for k in range(2, depth + 1, 2):
+        blanks += path[k][2:4]
+    blanks += last_blanks[1:]
+    cells, moves = list(start), []
+    for a, c in zip(blanks, blanks[1:]):
+        moves.append(cells[c])
+        cells[a], cells[c] = cells[c], 0
+    return moves
 
 
 def _generic(puzzle, heuristic, limits, all_solutions):
