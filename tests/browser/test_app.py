@@ -269,8 +269,16 @@ def test_a_typed_board_is_checked_and_explained(ready_page: Page):
     page.click(".edit summary")
     page.fill("#board-text", "1 2 3/4 5 6/7 8 8")
     page.click("#edit-form button[type=submit]")
-    expect(page.locator("#edit-error")).to_contain_text("tile 8 appears more than once")
+    expect(page.locator("#edit-error")).to_contain_text("The position is not valid: tile 8 appears more than once")
+    expect(page.locator("#board-text")).to_have_attribute("aria-invalid", "true")
     assert shown_board(page) == DEFAULT
+    page.fill("#board-text", "1 2 3/4 5 6/7 8 0")
+    page.fill("#goal-text", "1 2/3 0")
+    page.click("#edit-form button[type=submit]")
+    expect(page.locator("#edit-error")).to_contain_text("the goal is 2x2")
+    expect(page.locator("#goal-text")).to_have_attribute("aria-invalid", "true")
+    assert shown_board(page) == DEFAULT
+    page.fill("#goal-text", "")
 
     page.fill("#board-text", "2 1 3/4 5 6/7 8 _")
     page.click("#edit-form button[type=submit]")

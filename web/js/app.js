@@ -61,6 +61,9 @@ function setPuzzle(board, goal = defaultGoal(board.rows, board.cols), { stopReas
   stopTask(stopReason);
   stopPlayback();
   if (!sameCells(goal, state.goal)) known.clear();
+  if (board.cells.length !== state.board.cells.length) {  // the page starts on 3x3 with 'any position'
+    ui.scramble.value = board.cells.length <= SCRAMBLE_RANDOM_UP_TO ? 'random' : '40';
+  }
   state.board = board;
   state.goal = goal;
   state.moves = 0;
@@ -106,7 +109,6 @@ function render() {
 
 function newShape(shape) {
   const [rows, cols] = shape.split('x').map(Number);
-  ui.scramble.value = rows * cols <= SCRAMBLE_RANDOM_UP_TO ? 'random' : '40';
   const goal = defaultGoal(rows, cols);
   setPuzzle({ rows, cols, cells: goal.slice() }, goal);
   ui.playMessage.textContent = 'Press Shuffle to mix the tiles.';
@@ -163,6 +165,7 @@ function openLink(hash) {
     if (!(error instanceof LinkError)) throw error;
     showNotice(`This link could not be opened: ${error.message}. Showing the default puzzle instead.`);
   }
+  if (link) ui.notice.hidden = true;
   state.algorithm = link?.algorithm ?? DEFAULT_ALGORITHM;
   state.heuristic = link?.heuristic ?? DEFAULT_HEURISTIC;
   const board = link?.board ?? parseBoard(DEFAULT_BOARD);
@@ -190,25 +193,33 @@ function showNotice(text) {
 
 async function applyEdit(event) {
   event.preventDefault();
-  let board, goal;
-  try {
-    board = parseBoard(ui.boardText.value);
-    goal = defaultGoal(board.rows, board.cols);
-    if (ui.goalText.value.trim()) {
-      const g = parseBoard(ui.goalText.value);
-      if (g.rows !== board.rows || g.cols !== board.cols) {
-        throw new BoardError(`the position is ${board.rows}x${board.cols} but the goal is ${g.rows}x${g.cols}`);
-      }
-      goal = g.cells;
+  const read = (input, what) => {
+    try {
+      const board = parseBoard(input.value);
+      input.removeAttribute('aria-invalid');
+      return board;
+    } catch (error) {
+      if (!(error instanceof BoardError)) throw error;
+      input.setAttribute('aria-invalid', 'true');
+      ui.editError.textContent = `The ${what} is not valid: ${error.message}.`;
+      return null;
     }
-  } catch (error) {
-    if (!(error instanceof BoardError)) throw error;
-    ui.editError.textContent = `Not a valid board: ${error.message}.`;
-    ui.boardText.setAttribute('aria-invalid', 'true');
-    return;
+  };
+  ui.goalText.removeAttribute('aria-invalid');
+  const board = read(ui.boardText, 'position');
+  if (!board) return;
+  let goal = defaultGoal(board.rows, board.cols);
+  if (ui.goalText.value.trim()) {
+    const given = read(ui.goalText, 'goal');
+    if (!given) return;
+    if (given.rows !== board.rows || given.cols !== board.cols) {
+      ui.goalText.setAttribute('aria-invalid', 'true');
+      ui.editError.textContent = `The position is ${board.rows}x${board.cols} but the goal is ${given.rows}x${given.cols}.`;
+      return;
+    }
+    goal = given.cells;
   }
   ui.editError.textContent = '';
-  ui.boardText.removeAttribute('aria-invalid');
   setPuzzle(board, goal);
   if (solver.status === 'ready') {
     const answer = await solver.check(solveRequest());
