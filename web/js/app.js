@@ -20,7 +20,7 @@ const ARROWS = { up: '↑', down: '↓', left: '←', right: '→' };
 
 const $ = id => document.getElementById(id);
 const ui = {
-  status: $('solver-status'), statusText: $('solver-status-text'), notice: $('notice'), noticeText: $('notice-text'),
+  status: $('solver-status'), statusText: $('solver-status-text'), statusTime: $('solver-status-time'), notice: $('notice'), noticeText: $('notice-text'),
   size: $('size'), scramble: $('scramble'), shuffle: $('shuffle'), reset: $('reset'),
   moveCount: $('move-count'), playMessage: $('play-message'),
   solve: $('solve'), hint: $('hint'), cancel: $('cancel'), method: $('method'),
@@ -336,17 +336,15 @@ function updateControls() {
 
 function showSolverStatus(status, detail) {
   ui.status.dataset.state = status;
+  ui.statusText.textContent = status === 'loading' ? `${detail}…` : detail;
+  ui.statusTime.textContent = '';
   clearInterval(showSolverStatus.timer);
-  if (status === 'loading') {
+  if (status === 'loading') {  // a clock, not announced to screen readers
     const started = performance.now();
-    const tick = () => {
+    showSolverStatus.timer = setInterval(() => {
       const seconds = Math.round((performance.now() - started) / 1000);
-      ui.statusText.textContent = `${detail}… ${seconds} s${seconds > SLOW_START_S ? ' (slow: reload the page to retry)' : ''}`;
-    };
-    tick();
-    showSolverStatus.timer = setInterval(tick, 500);
-  } else {
-    ui.statusText.textContent = detail;
+      ui.statusTime.textContent = ` ${seconds} s${seconds > SLOW_START_S ? ' (slow: reload the page to retry)' : ''}`;
+    }, 500);
   }
   if (status === 'ready') checkMethod();
   updateControls();
@@ -432,7 +430,6 @@ function play() {
     if (playback.step === playback.moves.length) pause();
   }, interval);
   ui.play.textContent = 'Pause';
-  ui.play.setAttribute('aria-pressed', 'true');
 }
 
 function pause() {
@@ -441,7 +438,6 @@ function pause() {
   clearInterval(playback.timer);
   playback.timer = null;
   ui.play.textContent = 'Play';
-  ui.play.setAttribute('aria-pressed', 'false');
 }
 
 function stopPlayback() {

@@ -1,0 +1,110 @@
+"""The solver bridge (web/js/bridge.js) against a stand-in PyScript: how it starts the worker, routes progress,
+cancels cooperatively, and restarts a worker that does not answer a cancel."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+# Serves as <base>/fake/pyscript/core.js: a PyWorker whose solve answers only when told to (or when cancelled, if
+# `cooperative`), recording what it was given.
+FAKE_CORE = """
+export async function PyWorker(file, options) {
+  const fake = window.fake;
+  if (fake.failWith) throw new Error(fake.failWith);
+  fake.created.push({ file, options });
+  const worker = new EventTarget();
+  worker.terminate = () => { fake.terminated += 1; };
+  const cancelled = { ok: false, error: { code: 'cancelled', message: 'the search was cancelled' } };
+  worker.sync = {
+    solve: request => new Promise(resolve => {
+      fake.requests.push(request);
+      fake.finish = resolve;
+      worker.dispatchEvent(new MessageEvent('message', { data: { type: 'progress', expanded: 7, bound: 21 } }));
+    }),
+    cancel: async () => { if (fake.cooperative) fake.finish(cancelled); },
+    check: async request => ({ ok: true, solvable: true, board: request.board }),
+    describe: async () => ({ algorithms: [], heuristics: [] }),
+  };
+  return worker;
+}
+"""
+
+
+@pytest.fixture
+def bridge(page: Page, base_url: str) -> Page:
+    page.route(base_url + "fake/pyscript/core.js",
+               lambda route: route.fulfill(body=FAKE_CORE, content_type="text/javascript"))
+    page.goto(base_url + "build-info.json")
+    page.evaluate("""async base => {
+      window.fake = { created: [], requests: [], terminated: 0, cooperative: true, statuses: [] };
+      const { Solver } = await import('./js/bridge.js');
+      window.solver = new Solver({ base, onStatus: (status, detail) => fake.statuses.push([status, detail]) });
+    }""", base_url + "fake/")
+    return page
+
+
+def test_the_worker_is_started_on_the_local_pyodide(bridge: Page, base_url: str):
+    assert bridge.evaluate("solver.solve({ board: '1 2/3 0' })") == {
+        "ok": False, "error": {"code": "not_ready", "message": "the solver is still loading; try again in a moment"}}
+    bridge.evaluate("solver.start()")
+    created = bridge.evaluate("fake.created")
+    assert created == [{"file": base_url + "fake/py/worker.py", "options": {
+        "config": base_url + "fake/pyscript.json", "version": base_url + "fake/pyodide/pyodide.mjs"}}]
+    assert bridge.evaluate("fake.statuses.map(s => s[0])") == ["loading", "loading", "ready"]
+    assert bridge.evaluate("solver.check({ board: '1 2/3 0' })") == {"ok": True, "solvable": True, "board": "1 2/3 0"}
+
+
+def test_progress_goes_to_the_running_solve_and_its_answer_comes_back(bridge: Page):
+    answer = bridge.evaluate("""async () => {
+      await solver.start();
+      const progress = [];
+      const pending = solver.solve({ board: '2 1/3 0' }, event => progress.push(event));
+      const busy = await solver.solve({ board: '1 2/3 0' });
+      fake.finish({ ok: true, length: 0, moves: [] });
+      return { answer: await pending, progress, busy: busy.error.code, requests: fake.requests, after: solver.busy };
+    }""")
+    assert answer == {"answer": {"ok": True, "length": 0, "moves": []}, "progress": [
+        {"type": "progress", "expanded": 7, "bound": 21}], "busy": "busy", "requests": [{"board": "2 1/3 0"}],
+        "after": False}
+
+
+def test_a_cooperative_cancel_answers_cancelled_without_a_restart(bridge: Page):
+    result = bridge.evaluate("""async () => {
+      await solver.start();
+      const pending = solver.solve({ board: '2 1/3 0' });
+      await solver.cancel();
+      return { answer: await pending, terminated: fake.terminated, workers: fake.created.length };
+    }""")
+    assert result == {"answer": {"ok": False, "error": {"code": "cancelled", "message": "the search was cancelled"}},
+                      "terminated": 0, "workers": 1}
+
+
+def test_a_worker_that_ignores_cancel_is_terminated_and_started_again(bridge: Page):
+    result = bridge.evaluate("""async () => {
+      fake.cooperative = false;
+      await solver.start();
+      const pending = solver.solve({ board: '2 1/3 0' });
+      const started = performance.now();
+      await solver.cancel();
+      const answer = await pending;
+      const waited = performance.now() - started;
+      await solver.start();
+      return { answer, waited, terminated: fake.terminated, workers: fake.created.length, status: solver.status,
+               busy: solver.busy };
+    }""")
+    assert result["answer"]["error"]["code"] == "cancelled"
+    assert 1900 <= result["waited"] < 4000  # the grace period, then the answer given by the bridge itself
+    assert (result["terminated"], result["workers"], result["status"], result["busy"]) == (1, 2, "ready", False)
+
+
+def test_a_start_failure_is_reported_with_the_reason(bridge: Page):
+    statuses = bridge.evaluate("""async () => {
+      fake.failWith = 'Traceback (most recent call last):\\n  File "x.py", line 1\\nValueError: no wheel here';
+      await solver.start();
+      return fake.statuses;
+    }""")
+    assert statuses[-1] == ["failed", "The solver could not start: ValueError: no wheel here. Reload the page to try again."]
+    assert bridge.evaluate("solver.solve({ board: '1 2/3 0' })")["error"]["code"] == "not_ready"
