@@ -53,11 +53,11 @@ def parse_board(text: str) -> tuple[int, int, tuple[int, ...]]:
     for c in cells:
         if c in seen:
             raise InvalidBoard("the blank appears more than once" if c == 0 else f"tile {c} appears more than once")
-        if c >= n:
-            raise InvalidBoard(f"tile {c} is too large for a {rows}x{cols} board (tiles are 1..{n - 1})")
         seen.add(c)
     if 0 not in seen:
         raise InvalidBoard("the board has no blank (write 0, _ or . for it)")
+    if max(cells) >= n:
+        raise InvalidBoard(f"tile {max(cells)} is too large for a {rows}x{cols} board (tiles are 1..{n - 1})")
     return rows, cols, tuple(cells)
 
 
