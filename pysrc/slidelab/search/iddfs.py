@@ -7,10 +7,16 @@ parity of every solution's length, and can enumerate all shortest solutions. Mem
 
 from __future__ import annotations
 
-from ..heuristics import get_heuristic
+from ..heuristics import HEURISTICS, get_heuristic
 from .idastar import idastar
 
 
 def iddfs(puzzle, limits, all_solutions=False):
     """Search generator for iterative deepening DFS; returns a SearchResult with a shortest path (or all of them)."""
-    return idastar(puzzle, get_heuristic("zero", puzzle), limits, all_solutions)
+    if puzzle.kind in HEURISTICS["zero"].kinds:  # h = 0 in the form this kind's fast kernels use
+        return idastar(puzzle, get_heuristic("zero", puzzle), limits, all_solutions)
+    return idastar(puzzle, _zero, limits, all_solutions)
+
+
+def _zero(state) -> int:
+    return 0

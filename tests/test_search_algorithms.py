@@ -1,0 +1,192 @@
+"""The search family: known optimal lengths and counts, every optimal algorithm agrees with breadth-first ground
+truth on every 2x3 position and on random 3x3 positions, every path replays, generic and sliding paths agree."""
+
+import random
+
+import pytest
+
+from slidelab.heuristics import get_heuristic
+from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, format_board
+from slidelab.search import ALGORITHMS
+from slidelab.search.astar import astar
+from slidelab.search.bfs import bfs
+from slidelab.search.bidirectional import bidirectional
+from slidelab.search.control import Limits, run
+from slidelab.search.idastar import idastar
+from slidelab.search.iddfs import iddfs
+from slidelab.search.spaces import PackedSlidingSpace, PuzzleSpace
+
+HARDEST = "8 6 7/2 5 4/3 0 1"
+
+
+class PlainPuzzle(SlidingPuzzle):
+    """A sliding puzzle seen only through the puzzle interface: every algorithm takes its generic path."""
+
+    kind = "plain"
+
+
+def distances(rows, cols):
+    """{position: its distance from the default goal} for every position that can reach it (ground truth)."""
+    goal = default_goal(rows, cols)
+    space = PackedSlidingSpace(SlidingPuzzle(rows, cols, goal))
+    dist, frontier, depth = {space.goal: 0}, [space.goal], 0
+    while frontier:
+        depth += 1
+        following = []
+        for key in frontier:
+            for child in space.neighbours(key):
+                if child not in dist:
+                    dist[child] = depth
+                    following.append(child)
+        frontier = following
+    return {space.state(key): d for key, d in dist.items()}
+
+
+@pytest.fixture(scope="module")
+def truth_2x3():
+    return distances(2, 3)
+
+
+@pytest.fixture(scope="module")
+def truth_3x3():
+    return distances(3, 3)
+
+
+def solve(name, puzzle, heuristic="manhattan", **options):
+    algorithm = ALGORITHMS[name]
+    twin = SlidingPuzzle(puzzle.rows, puzzle.cols, puzzle.start, puzzle.goal)  # heuristics know sliding puzzles only
+    h = get_heuristic(heuristic if algorithm.uses_heuristic else "zero", twin)
+    result = run(algorithm.start(puzzle, h, Limits(), options))
+    assert puzzle.replay(result.moves) == puzzle.goal
+    assert result.optimal
+    return result
+
+
+OPTIMAL = [("bfs", None), ("bidirectional", None), ("iddfs", None), ("idastar", "zero"), ("idastar", "misplaced"),
+           ("idastar", "manhattan"), ("astar", "zero"), ("astar", "misplaced"), ("astar", "manhattan")]
+
+
+def test_ground_truth_matches_the_known_3x3_figures(truth_3x3):
+    assert len(truth_3x3) == 181440
+    assert max(truth_3x3.values()) == 31
+    assert truth_3x3[SlidingPuzzle.from_text(HARDEST).start] == 31
+
+
+def test_every_optimal_algorithm_on_every_2x3_position(truth_2x3):
+    assert len(truth_2x3) == 360
+    for i, (cells, distance) in enumerate(sorted(truth_2x3.items())):
+        for puzzle in (SlidingPuzzle(2, 3, cells),) + ((PlainPuzzle(2, 3, cells),) if i % 4 == 0 else ()):
+            for name, heuristic in OPTIMAL:
+                result = solve(name, puzzle, heuristic or "zero")
+                assert len(result.moves) == distance, (format_board(cells, 3), name, heuristic)
+
+
+def test_fast_optimal_algorithms_on_random_3x3_positions(truth_3x3):
+    rng = random.Random(2024)
+    positions = rng.sample(sorted(truth_3x3), 200)
+    for i, cells in enumerate(positions):
+        puzzle = SlidingPuzzle(3, 3, cells)
+        more = [("idastar", "misplaced"), ("astar", "manhattan")] if i % 5 == 0 else []
+        for name, heuristic in [("bidirectional", None), ("idastar", "manhattan")] + more:
+            result = solve(name, puzzle, heuristic or "zero")
+            assert len(result.moves) == truth_3x3[cells], (format_board(cells, 3), name, heuristic)
+
+
+def test_uninformed_algorithms_on_random_3x3_positions(truth_3x3):
+    rng = random.Random(7)
+    near = sorted(cells for cells, d in truth_3x3.items() if 10 <= d <= 17)
+    for cells in rng.sample(near, 4):
+        for puzzle in (SlidingPuzzle(3, 3, cells), PlainPuzzle(3, 3, cells)):
+            for name, heuristic in [("bfs", None), ("iddfs", None), ("astar", "zero"), ("astar", "misplaced")]:
+                result = solve(name, puzzle, heuristic or "zero")
+                assert len(result.moves) == truth_3x3[cells], (format_board(cells, 3), name, heuristic)
+
+
+def test_astar_with_three_heuristics():
+    puzzle = SlidingPuzzle.from_text("7 8 2/6 3 4/5 0 1")
+    results = {h: run(astar(puzzle, get_heuristic(h, puzzle), Limits())) for h in ("zero", "misplaced", "manhattan")}
+    for result in results.values():
+        assert len(result.moves) == 25 and puzzle.replay(result.moves) == puzzle.goal
+    expanded = [results[h].stats.expanded for h in ("zero", "misplaced", "manhattan")]
+    assert expanded[0] > 5 * expanded[1] > 25 * expanded[2]  # 147,132 > 18,575 > 875 closed positions
+    for result in results.values():
+        s = result.stats
+        assert s.generated >= s.expanded and s.stored >= s.open_peak > 0
+    easy = SlidingPuzzle.from_text("1 2 3/7 4 6/5 0 8")
+    for h in ("zero", "misplaced", "manhattan"):
+        assert len(run(astar(easy, get_heuristic(h, easy), Limits())).moves) == 5
+
+
+def test_bfs_on_the_hardest_position_stores_the_whole_space_and_bidirectional_far_less():
+    puzzle = SlidingPuzzle.from_text(HARDEST)
+    one_way = run(bfs(puzzle, Limits()))
+    both_ways = run(bidirectional(puzzle, Limits()))
+    assert len(one_way.moves) == len(both_ways.moves) == 31
+    assert puzzle.replay(both_ways.moves) == puzzle.goal
+    assert one_way.stats.stored == 181440  # the farthest position: every other one is stored first
+    assert both_ways.stats.stored * 10 < one_way.stats.stored
+    assert both_ways.stats.expanded * 10 < one_way.stats.expanded
+
+
+def test_generic_and_packed_spaces_give_the_same_searches():
+    puzzle = SlidingPuzzle.from_text("7 8 2/6 3 4/5 0 1")
+    for search in (bfs, bidirectional):
+        packed = run(search(puzzle, Limits(), PackedSlidingSpace(puzzle)))
+        plain = run(search(puzzle, Limits(), PuzzleSpace(puzzle)))
+        assert packed.moves == plain.moves
+        assert packed.stats.as_dict() | {"elapsed_s": 0} == plain.stats.as_dict() | {"elapsed_s": 0}
+
+
+def test_packed_space_round_trips_and_moves_like_the_puzzle():
+    rng = random.Random(3)
+    for rows, cols in [(2, 2), (3, 3), (4, 4), (3, 5), (10, 10)]:
+        puzzle = SlidingPuzzle(rows, cols, default_goal(rows, cols))
+        space = PackedSlidingSpace(puzzle)
+        cells = list(puzzle.goal)
+        rng.shuffle(cells)
+        key = space.pack(cells)
+        assert space.state(key) == tuple(cells)
+        assert sorted(space.state(k) for k in space.neighbours(key)) == sorted(c for _, c in puzzle.moves(tuple(cells)))
+
+
+def test_start_at_goal_is_an_empty_path():
+    puzzle = SlidingPuzzle.from_text("1 2 3/4 5 6/7 8 0")
+    for name, heuristic in OPTIMAL:
+        assert solve(name, puzzle, heuristic or "zero").moves == []
+
+
+def test_any_goal():
+    puzzle = SlidingPuzzle.from_text("1 0 2/3 4 5/6 7 8", "0 1 2/3 4 5/6 7 8")
+    for name, heuristic in OPTIMAL:
+        assert solve(name, puzzle, heuristic or "zero").moves == [1]
+
+
+def test_unreachable_goal_exhausts_the_space():
+    puzzle = SlidingPuzzle.from_text("2 1/3 0")  # the other parity: never reaches 1 2/3 0
+    assert run(bfs(puzzle, Limits())) is None
+    assert run(bidirectional(puzzle, Limits())) is None
+    assert run(astar(puzzle, get_heuristic("manhattan", puzzle), Limits())) is None
+
+
+def test_iddfs_steps_its_limit_by_two_and_never_stores_more_than_the_path():
+    puzzle = SlidingPuzzle.from_text("0 8 2/3 4 5/1 7 6")
+    result = run(iddfs(puzzle, Limits()))
+    assert len(result.moves) == 20
+    assert [i["bound"] for i in result.stats.iterations] == list(range(0, 21, 2))
+    assert result.stats.stored == 21
+
+
+def test_iddfs_and_idastar_enumerate_the_same_shortest_solutions():
+    puzzle = SlidingPuzzle.from_text("0 8 2/3 4 5/1 7 6")
+    by_iddfs = run(iddfs(puzzle, Limits(), all_solutions=True))
+    by_idastar = run(idastar(puzzle, get_heuristic("manhattan", puzzle), Limits(), all_solutions=True))
+    assert sorted(by_iddfs.solutions) == sorted(by_idastar.solutions)
+    assert len(by_iddfs.solutions) == 4
+    assert by_idastar.stats.expanded * 10 < by_iddfs.stats.expanded
+
+
+def test_all_40_solutions_of_the_hardest_position():
+    puzzle = SlidingPuzzle.from_text(HARDEST)
+    found = run(idastar(puzzle, get_heuristic("manhattan", puzzle), Limits(), all_solutions=True)).solutions
+    assert len(found) == 40 and len({tuple(s) for s in found}) == 40
+    assert all(len(s) == 31 and puzzle.replay(s) == puzzle.goal for s in found)

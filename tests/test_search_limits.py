@@ -1,0 +1,66 @@
+"""Every algorithm honours node, time and memory limits and cancellation, and reports progress as documented."""
+
+import pytest
+
+from slidelab import api
+from slidelab.errors import Cancelled, SearchLimit, TooLarge
+from slidelab.heuristics import get_heuristic
+from slidelab.puzzles.sliding import SlidingPuzzle
+from slidelab.search import ALGORITHMS
+from slidelab.search.control import CHECK_EVERY, Limits, run
+
+HARDEST = "8 6 7/2 5 4/3 0 1"
+FIFTEEN = "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"  # 80 moves from the goal
+
+
+def start(name, board, limits, heuristic="manhattan"):
+    puzzle = SlidingPuzzle.from_text(board)
+    h = get_heuristic(heuristic if ALGORITHMS[name].uses_heuristic else "zero", puzzle)
+    return ALGORITHMS[name].start(puzzle, h, limits, {})
+
+
+@pytest.mark.parametrize("name", ["bfs", "bidirectional", "iddfs", "idastar", "astar"])
+def test_node_limit(name):
+    with pytest.raises(SearchLimit, match="the limit is 10"):
+        run(start(name, HARDEST, Limits(max_nodes=10), "zero"))
+
+
+@pytest.mark.parametrize("name", ["bfs", "bidirectional", "iddfs", "idastar", "astar"])
+def test_time_limit(name):
+    with pytest.raises(SearchLimit, match="time limit"):
+        run(start(name, HARDEST, Limits(max_seconds=1e-9), "zero"))
+
+
+@pytest.mark.parametrize("name", ["bfs", "bidirectional", "iddfs", "idastar", "astar"])
+def test_cancel_stops_at_the_first_report(name):
+    events = []
+    with pytest.raises(Cancelled):
+        run(start(name, FIFTEEN, Limits(), "zero"), events.append, lambda: bool(events))
+    assert len(events) == 1 and events[0]["type"] in ("progress", "iteration")
+    if events[0]["type"] == "progress":
+        assert {"expanded", "generated", "elapsed_s"} <= set(events[0])
+
+
+@pytest.mark.parametrize("name", ["bfs", "bidirectional", "astar"])
+def test_algorithms_that_store_positions_stop_before_memory_runs_out(name):
+    with pytest.raises(TooLarge, match="more than 5,000 states"):
+        run(start(name, FIFTEEN, Limits(max_stored=5000)))
+
+
+def test_progress_reports_come_while_a_long_search_runs():
+    events = []
+    result = run(start("bfs", HARDEST, Limits()), events.append)
+    assert len(result.moves) == 31
+    progress = [e for e in events if e["type"] == "progress"]
+    assert progress and all(a["expanded"] < b["expanded"] for a, b in zip(progress, progress[1:]))
+    assert all(e["expanded"] % CHECK_EVERY == 0 for e in progress)
+
+
+def test_api_answers_limits_and_refusals():
+    assert api.solve({"board": HARDEST, "algorithm": "bfs", "max_nodes": 5})["error"]["code"] == "limit"
+    assert api.solve({"board": HARDEST, "algorithm": "astar", "heuristic": "zero",
+                      "max_seconds": 0.001})["error"]["code"] == "limit"
+    answer = api.solve({"board": HARDEST, "algorithm": "bidirectional", "all_solutions": True})
+    assert answer["error"]["code"] == "invalid" and "iddfs, idastar" in answer["error"]["message"]
+    answer = api.solve({"board": HARDEST, "algorithm": "bfs"}, should_cancel=lambda: True)
+    assert answer["error"]["code"] == "cancelled"
