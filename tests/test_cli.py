@@ -87,8 +87,8 @@ def test_explore_json_with_a_board_and_a_goal(capsys):
     assert code == 0
     assert answer["states"] == 12 and answer["max_depth"] == 6 and answer["goal"] == "0 1/2 3"
     assert answer["board"] == "1 3/0 2" and answer["board_depth"] == 3  # 2 left, 3 down, 1 right
-    code, out, _ = slidelab(capsys, "explore", "2 1/0 3", "--goal", "0 1/2 3")
-    assert code == 0 and "2 1/0 3: cannot reach the goal" in out
+    code, out, _ = slidelab(capsys, "explore", "1 2/0 3", "--goal", "0 1/2 3")
+    assert code == 0 and "1 2/0 3: cannot reach the goal" in out
 
 
 def test_explore_bad_input_exits_2(capsys):
