@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 
-from .errors import InvalidBoard, SlideLabError
+from .errors import InvalidBoard, SearchLimit, SlideLabError
 from .heuristics import HEURISTICS, get_heuristic
 from .puzzles.sliding import SlidingPuzzle, default_goal, parse_shape
+from .puzzles.tokens import PRESETS, PUZZLE_NAMES, RULE_DESCRIPTIONS, token_puzzle
 from .search import ALGORITHMS
 from .search.control import Limits, run
 from .search.explore import explore as explore_space
@@ -58,7 +59,8 @@ def _option(request: dict, key: str, kind, default=None):
 
 
 def make_puzzle(request: dict):
-    """The puzzle a request describes: {"board": text, "goal": text?, "puzzle": "sliding"?}."""
+    """The puzzle a request describes: {"board": text, "goal": text?, "puzzle": "sliding"?}, or a token puzzle
+    {"puzzle": "knights" (or another preset), "board"?, "goal"?} or {"puzzle": "tokens", "board", "goal", "rule"}."""
     if not isinstance(request, dict):
         raise InvalidBoard("the request must be a JSON object")
     kind = _option(request, "puzzle", str, "sliding")
@@ -68,11 +70,13 @@ def make_puzzle(request: dict):
         if board is None:
             raise InvalidBoard("no board given")
         return SlidingPuzzle.from_text(board, goal)
-    raise InvalidBoard(f"unknown puzzle type '{kind}'")
+    if kind in PUZZLE_NAMES:
+        return token_puzzle(kind, board, goal, _option(request, "rule", str))
+    raise InvalidBoard(f"unknown puzzle type '{kind}'; choose one of: sliding, {', '.join(PUZZLE_NAMES)}")
 
 
 def _move_record(puzzle, moves):
-    return list(moves)
+    return [list(m) if isinstance(m, tuple) else m for m in moves]  # token moves are [from, to]
 
 
 def solve_steps(request: dict):
@@ -94,7 +98,13 @@ def _solve(request):
         raise InvalidBoard(f"{name} finds one shortest solution; all solutions are listed by: {able}")
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     puzzle.check_solvable()
-    result = yield from algorithm.start(puzzle, heuristic, limits, {"all_solutions": all_solutions})
+    try:
+        result = yield from algorithm.start(puzzle, heuristic, limits, {"all_solutions": all_solutions})
+    except SearchLimit as e:
+        if puzzle.kind != "tokens" or algorithm.name not in ("idastar", "iddfs"):
+            raise
+        raise SearchLimit(f"{e}; the goal may be unreachable, which {name} cannot tell: explore, bfs or "
+                          "bidirectional decide it") from None
     if result is None:
         return error("unsolvable", "the goal cannot be reached from this position (the search space was exhausted)")
     final = puzzle.replay(result.moves)
@@ -104,6 +114,8 @@ def _solve(request):
               "moves": _move_record(puzzle, result.moves), "algorithm": name,
               "heuristic": heuristic_name if algorithm.uses_heuristic else None,
               "stats": result.stats.as_dict()}
+    if hasattr(puzzle, "move_name"):  # token moves, readable
+        answer["notation"] = [puzzle.move_name(m) for m in result.moves]
     if all_solutions:
         sols = result.solutions or [result.moves]
         answer["solution_count"] = len(sols)
@@ -150,12 +162,15 @@ def _explore_puzzle(request):
 def _explore(request):
     puzzle = _explore_puzzle(request)
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
-    result = yield from explore_space(puzzle, limits)
+    tokens = puzzle.kind == "tokens"  # token puzzles are explored from their start, sliding ones from the goal
+    result = yield from explore_space(puzzle.reversed() if tokens else puzzle, limits)
     answer = {"ok": True, "puzzle": puzzle.kind, "goal": puzzle.format(puzzle.goal), "states": result.states,
               "depths": result.depths, "max_depth": result.max_depth,
               "farthest": [puzzle.format(state) for state in result.farthest[:MAX_FARTHEST]],
               "farthest_count": len(result.farthest), "stats": result.stats.as_dict()}
-    if request.get("board") is not None:  # where the given position lies (None: it cannot reach the goal)
+    if tokens:
+        answer["root"] = "start"
+    if request.get("board") is not None or tokens:  # where the other end lies (None: start and goal are apart)
         answer.update(board=puzzle.format(puzzle.start), board_depth=result.start_depth)
     return answer
 
@@ -163,7 +178,8 @@ def _explore(request):
 def explore(request: dict, on_progress=None, should_cancel=None) -> dict:
     """Explore every position that can reach the goal: {"shape": "3x3"} or {"board", "goal"?, "puzzle"?}, with
     "max_nodes"?, "max_seconds"? -> {"ok": true, "states", "depths", "max_depth", "farthest", "farthest_count",
-    "stats", ...}; with a board also its distance from the goal, "board_depth"."""
+    "stats", ...}; with a board also its distance from the goal, "board_depth". Token puzzles are explored from
+    their start instead ("root": "start"; depths and farthest count moves from the start)."""
     try:
         return run(explore_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
@@ -178,6 +194,8 @@ def check(request: dict) -> dict:
                   "goal": puzzle.format(puzzle.goal), "solvable": True}
         if hasattr(puzzle, "rows"):
             answer.update(rows=puzzle.rows, cols=puzzle.cols)
+        if puzzle.kind == "tokens":  # rule, square names, removed cells, graph edges, legal moves of the board
+            answer.update(puzzle.describe())
         puzzle.check_solvable()
         return answer
     except SlideLabError as e:
@@ -187,10 +205,13 @@ def check(request: dict) -> dict:
 
 
 def describe() -> dict:
-    """Every algorithm and heuristic with a one-line description (for selectors and `--help`)."""
+    """Every algorithm and heuristic with a one-line description (for selectors and `--help`), the token-puzzle
+    presets and move rules."""
     return {
         "algorithms": [{"name": a.name, "title": a.title, "description": a.description, "optimal": a.optimal,
                         "uses_heuristic": a.uses_heuristic} for a in ALGORITHMS.values()],
         "heuristics": [{"name": h.name, "title": h.title, "description": h.description,
                         "puzzles": sorted(h.kinds)} for h in HEURISTICS.values()],
+        "presets": [p.as_dict() for p in PRESETS.values()],
+        "rules": [{"name": name, "description": text} for name, text in RULE_DESCRIPTIONS.items()],
     }

@@ -12,8 +12,11 @@ import re
 import sys
 
 from . import api
+from .puzzles.tokens import PRESETS, RULES
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID = 0, 1, 2
+_PUZZLE_HELP = (f"puzzle type: sliding (the default), tokens (BOARD, --goal and --rule), or a token preset: "
+                f"{', '.join(PRESETS)}")
 _SHAPE = re.compile(r"\s*\d+\s*[xX×]\s*\d+\s*")
 
 
@@ -35,11 +38,14 @@ def build_parser() -> argparse.ArgumentParser:
     solve = sub.add_parser(
         "solve", help="find a shortest solution",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Find a shortest solution. BOARD is rows separated by '/', e.g. '8 6 7/2 5 4/3 0 1'.",
+        description="Find a shortest solution. BOARD is rows separated by '/', e.g. '8 6 7/2 5 4/3 0 1'; token "
+                    "boards have one character per cell (a letter a piece, '.' empty, '#' removed), e.g. "
+                    "'BBB/.../.../WWW'.",
         epilog=f"algorithms:\n{_catalogue('algorithms')}\n\nheuristics:\n{_catalogue('heuristics')}")
-    solve.add_argument("board", nargs="?", help="the start position")
-    solve.add_argument("--goal", help="the goal position (default: 1..N-1, blank bottom right)")
-    solve.add_argument("--puzzle", default="sliding", help="puzzle type (default: sliding)")
+    solve.add_argument("board", nargs="?", help="the start position (a token preset has its own)")
+    solve.add_argument("--goal", help="the goal position (default: 1..N-1, blank bottom right; a preset's goal)")
+    solve.add_argument("--puzzle", default="sliding", help=_PUZZLE_HELP)
+    solve.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
     solve.add_argument("--algorithm", default=api.DEFAULT_ALGORITHM, help="search algorithm (see below)")
     solve.add_argument("--heuristic", default=api.DEFAULT_HEURISTIC, help="heuristic for informed searches")
     solve.add_argument("--all-solutions", action="store_true", help="list every shortest solution")
@@ -50,10 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
         "explore", help="explore every position that can reach the goal",
         description="Breadth-first search of the whole state space from the goal: how many positions can reach "
                     "it, how many at each distance, the largest distance and the positions at it.")
-    explore.add_argument("position", metavar="SHAPE|BOARD",
+    explore.add_argument("position", metavar="SHAPE|BOARD", nargs="?",
                          help="a board shape like 3x3, or a board (whose distance from the goal is also given)")
     explore.add_argument("--goal", help="the goal position (default: 1..N-1, blank bottom right)")
-    explore.add_argument("--puzzle", default="sliding", help="puzzle type (default: sliding)")
+    explore.add_argument("--puzzle", default="sliding", help=_PUZZLE_HELP + "; token puzzles are explored from "
+                         "their start")
+    explore.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
     explore.add_argument("--max-nodes", type=int, help="give up after expanding this many positions")
     explore.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     explore.add_argument("--json", action="store_true", help="print one JSON object")
@@ -80,7 +88,7 @@ def _print_solve(answer: dict) -> None:
     kind = "optimal" if answer["optimal"] else "not necessarily shortest"
     heuristic = f" with {answer['heuristic']}" if answer.get("heuristic") else ""
     print(f"{answer['length']} moves ({kind}), {answer['algorithm']}{heuristic}")
-    print("moves: " + (" ".join(map(str, answer["moves"])) or "(already solved)"))
+    print("moves: " + (" ".join(map(str, answer.get("notation", answer["moves"]))) or "(already solved)"))
     if "solution_count" in answer:
         print(f"{answer['solution_count']} shortest solutions")
         for s in answer["solutions"]:
@@ -96,11 +104,13 @@ def _print_stats(s: dict) -> None:
 
 
 def _print_explore(answer: dict) -> None:
-    print(f"goal: {answer['goal']}")
+    from_start = answer.get("root") == "start"  # token puzzles
+    print(f"start: {answer['board']}" if from_start else f"goal: {answer['goal']}")
     shown = len(answer["farthest"])
     cut = f", the first {shown} shown" if answer["farthest_count"] > shown else ""
     count = answer["farthest_count"]
-    print(f"{answer['states']:,} positions can reach the goal; the farthest are {answer['max_depth']} moves away: "
+    reach = "can be reached from the start" if from_start else "can reach the goal"
+    print(f"{answer['states']:,} positions {reach}; the farthest are {answer['max_depth']} moves away: "
           f"{count:,} position{'s' if count != 1 else ''}{cut}")
     for board in answer["farthest"]:
         print("  " + board)
@@ -108,7 +118,10 @@ def _print_explore(answer: dict) -> None:
     cells = [f"{d:>3}: {n:<8,}" for d, n in enumerate(answer["depths"])]
     for i in range(0, len(cells), 6):
         print("  " + " ".join(cells[i:i + 6]).rstrip())
-    if "board" in answer:
+    if from_start:
+        depth = answer["board_depth"]
+        print(f"goal {answer['goal']}: " + ("cannot be reached" if depth is None else f"{depth} moves from the start"))
+    elif "board" in answer:
         depth = answer["board_depth"]
         print(f"{answer['board']}: " + ("cannot reach the goal" if depth is None else f"{depth} moves from the goal"))
     _print_stats(answer["stats"])

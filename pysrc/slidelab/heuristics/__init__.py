@@ -11,7 +11,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import InvalidBoard
-from . import sliding
+from . import sliding, tokens
+
+
+_BUILD_ZERO = {"sliding": sliding.zero, "tokens": tokens.zero}  # h = 0, in the form each kind's search uses
 
 
 @dataclass(frozen=True)
@@ -27,11 +30,17 @@ HEURISTICS = {
     h.name: h
     for h in [
         Heuristic("zero", "h = 0", "No information: A* becomes uniform-cost search, IDA* becomes iterative "
-                  "deepening.", frozenset({"sliding", "tokens"}), sliding.zero),
+                  "deepening.", frozenset({"sliding", "tokens"}), lambda puzzle: _BUILD_ZERO[puzzle.kind](puzzle)),
         Heuristic("misplaced", "Misplaced tiles", "How many tiles are not on their goal cell (the blank not "
                   "counted); each needs at least one move.", frozenset({"sliding"}), sliding.misplaced),
         Heuristic("manhattan", "Manhattan distance", "The sum over tiles of their row plus column distance to "
                   "their goal cell; each move changes it by exactly one.", frozenset({"sliding"}), sliding.manhattan),
+        Heuristic("nearest", "Nearest goal cell", "The sum over pieces of the fewest moves (on the move graph, other "
+                  "pieces ignored) to the nearest goal cell of the piece's kind.", frozenset({"tokens"}),
+                  tokens.nearest),
+        Heuristic("matching", "Optimal assignment", "The pieces of each kind assigned one to one to that kind's goal "
+                  "cells at the least total move-graph distance (Hungarian method); never below nearest.",
+                  frozenset({"tokens"}), tokens.matching),
     ]
 }
 

@@ -337,8 +337,8 @@ class TokenPuzzle:
                 raise Unsolvable(f"Nothing can ever move on {names}: those cells have no empty cell among them, "
                                  "and the start and goal differ there.")
         if self.state_count() <= PROOF_LIMIT and not self._reaches_goal():
-            raise Unsolvable(f"The goal cannot be reached: every arrangement reachable from the start was searched "
-                             f"(at most {self.state_count():,}) and none is the goal.")
+            raise Unsolvable(f"The goal cannot be reached: a search of every arrangement reachable from the start "
+                             f"(of the {self.state_count():,} this board has) never meets it.")
 
     def _reaches_goal(self) -> bool:
         seen, frontier = {self.start}, [self.start]
@@ -403,8 +403,8 @@ def token_puzzle(name: str, board: str | None = None, goal: str | None = None, r
         try:
             return TokenPuzzle.from_text(board, preset.goal, preset.rule)
         except InvalidBoard as e:
-            raise InvalidBoard(f"{e} (the default goal is {preset.name}'s '{preset.goal}'; give a goal for another "
-                               "board)") from None
+            raise InvalidBoard(f"{e} (the default goal is the {preset.name} preset's '{preset.goal}'; give a goal "
+                               "for another board)") from None
     return TokenPuzzle.from_text(board, preset.goal if goal is None else goal, preset.rule)
 
 

@@ -82,6 +82,7 @@ def _generic(puzzle, limits):
     meter = _Meter(limits)
     stats = meter.stats
     moves_of = puzzle.moves
+    children_of = getattr(puzzle, "children", None) or (lambda state: [child for _, child in moves_of(state)])
     start = puzzle.start
     before, layer = set(), {puzzle.goal}
     depths = []
@@ -93,9 +94,9 @@ def _generic(puzzle, limits):
         following = set()
         for state in layer:
             stats.expanded += 1
-            for _, child in moves_of(state):
-                stats.generated += 1
-                following.add(child)
+            children = children_of(state)
+            stats.generated += len(children)
+            following.update(children)
             if not stats.expanded % 1024:
                 report = meter.progress(len(depths))
                 if report:

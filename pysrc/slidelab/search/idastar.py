@@ -5,7 +5,9 @@ Two implementations of the same algorithm, tested against each other:
   board is one mutable list, h is updated from the moved tile alone by per-(cell, cell, tile) delta tables, and the
   stack holds only positions within the bound, two moves deep, so the board changes half as often;
 - `_generic` for any puzzle interface and any h(state).
-Both never undo the previous move and step the bound by the solution parity when the puzzle knows it.
+Both never undo the previous move and step the bound by the solution parity when the puzzle knows it. `_generic` also
+skips, right after a move, the moves the puzzle lists as `commuting_before(move)` (token puzzles: two moves on four
+different cells, in one fixed order only), except when enumerating all solutions.
 """
 
 from __future__ import annotations
@@ -199,6 +201,7 @@ def _generic(puzzle, heuristic, limits, all_solutions):
     started = time.perf_counter()
     next_report = started + PROGRESS_INTERVAL
     parity = puzzle.solution_parity() if hasattr(puzzle, "solution_parity") else None
+    commuting_before = None if all_solutions else getattr(puzzle, "commuting_before", None)
     goal_test = puzzle.is_goal
     moves_of = puzzle.moves
     stats = Stats()
@@ -213,15 +216,15 @@ def _generic(puzzle, heuristic, limits, all_solutions):
     while True:
         over = INF
         it_start = stats.expanded
-        # stack of (state, parent state, iterator over its moves); path holds the moves taken
+        # stack of (state, parent state, iterator over its moves, moves to skip); path holds the moves taken
         path = []
-        stack = [(start, None, iter(moves_of(start)))]
+        stack = [(start, None, iter(moves_of(start)), ())]
         stats.expanded += 1
         done = False
         while stack and not done:
-            state, parent, it = stack[-1]
+            state, parent, it, skip = stack[-1]
             for move, child in it:
-                if child == parent:
+                if child == parent or move in skip:
                     continue
                 stats.generated += 1
                 g = len(stack)
@@ -237,7 +240,7 @@ def _generic(puzzle, heuristic, limits, all_solutions):
                         break
                     continue
                 path.append(move)
-                stack.append((child, state, iter(moves_of(child))))
+                stack.append((child, state, iter(moves_of(child)), commuting_before(move) if commuting_before else ()))
                 stats.expanded += 1
                 if not stats.expanded & mask:
                     now = time.perf_counter()

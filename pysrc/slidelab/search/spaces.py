@@ -2,7 +2,8 @@
 
 A space names each state by a hashable key and lists the keys next to a key. The algorithms are written once over
 this small interface; `space_for` picks the representation:
-- `PuzzleSpace` works for any puzzle: the key is the puzzle's own state and the neighbours come from `moves`;
+- `PuzzleSpace` works for any puzzle: the key is the puzzle's own state and the neighbours come from `moves`
+  (or from `children`, the next states alone, when the puzzle offers it);
 - `PackedSlidingSpace` is the sliding-tile kernel: a position is one int (a few bits per cell, the blank's cell in
   the lowest bits) and a move is integer arithmetic on a precomputed per-(blank, target) table, which is several
   times faster and smaller in memory than tuples.
@@ -22,6 +23,8 @@ class PuzzleSpace:
         self.puzzle = puzzle
         self.start = puzzle.start
         self.goal = puzzle.goal
+        if hasattr(puzzle, "children"):  # the puzzle lists next states alone, without naming moves: faster
+            self.neighbours = puzzle.children
 
     def neighbours(self, state) -> list:
         return [child for _, child in self.puzzle.moves(state)]
