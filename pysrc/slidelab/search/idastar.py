@@ -84,12 +84,11 @@ def _tile_table_kernel(puzzle, heuristic, limits, all_solutions):
         path = [None] * (bound + 3)
         stack = [(0, size, size, b0, h0)]
         push, pop = stack.append, stack.pop
-        depth = 0
+        depth = -1  # the depth of the board: below the root's until the root is popped
         done = False
         while stack:
-            entry = pop()
-            d, b, q, r, h = entry
-            while depth >= d and depth:
+            d, b, q, r, h = entry = pop()
+            while depth >= d:  # back up to the entry's parent (the root, d == 0, is popped first and only once)
                 _, ub, uq, ur, _ = path[depth]
                 board[ur] = board[uq]
                 board[uq] = board[ub]
@@ -100,7 +99,7 @@ def _tile_table_kernel(puzzle, heuristic, limits, all_solutions):
                 board[q] = board[r]
                 board[r] = 0
                 path[d] = entry
-                depth = d
+            depth = d
             expanded += 1
             d1, d2 = d + 1, d + 2
             for s, dh in steps[r][q]:
@@ -153,7 +152,7 @@ def _tile_table_kernel(puzzle, heuristic, limits, all_solutions):
                     stats.expanded, stats.generated = expanded, generated
                     yield _progress(stats, bound, started, now)
                     next_report = time.perf_counter() + PROGRESS_INTERVAL
-        while depth:  # take the board back to the start for the next iteration
+        while depth > 0:  # take the board back to the start for the next iteration
             _, ub, uq, ur, _ = path[depth]
             board[ur] = board[uq]
             board[uq] = board[ub]
