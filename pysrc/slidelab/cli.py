@@ -123,7 +123,8 @@ def _print_explore(answer: dict) -> None:
         print(f"goal {answer['goal']}: " + ("cannot be reached" if depth is None else f"{depth} moves from the start"))
     elif "board" in answer:
         depth = answer["board_depth"]
-        print(f"{answer['board']}: " + ("cannot reach the goal" if depth is None else f"{depth} moves from the goal"))
+        where = "cannot reach the goal" if depth is None else f"{depth} move{'s' if depth != 1 else ''} from the goal"
+        print(f"{answer['board']}: {where}")
     _print_stats(answer["stats"])
 
 
