@@ -58,7 +58,7 @@ def test_heuristics_match_a_direct_computation():
     """The chunk tables give the same values as summing graph distances cell by cell."""
     p = TokenPuzzle.from_text("ABC/DE./...", "..E/.DC/BA.", "king")
     assert p.bits * p.size > 2 * CHUNK_BITS  # several chunks
-    dist = graph_distances(p)
+    dist = graph_distances(p.neighbours)
     goal = p.cells(p.goal)
     nearest, matching = get_heuristic("nearest", p), get_heuristic("matching", p)
     rng = random.Random(3)
@@ -75,14 +75,14 @@ def test_heuristics_match_a_direct_computation():
 
 def test_graph_distances_knight_3x4():
     p = TokenPuzzle.preset("knights")
-    d = graph_distances(p)
+    d = graph_distances(p.neighbours)
     assert d[0][0] == 0 and d[0][5] == 1 and d[0][9] == 5  # a4 to a1: five knight moves on this narrow board
     assert all(d[a][b] == d[b][a] for a in range(12) for b in range(12))
 
 
 def test_unreachable_cells_get_a_large_distance():
     p = TokenPuzzle.preset("guarini")
-    assert graph_distances(p)[0][4] == p.size  # the centre is out of every knight's reach
+    assert graph_distances(p.neighbours)[0][4] == p.size  # the centre is out of every knight's reach
 
 
 def brute_force(cost):

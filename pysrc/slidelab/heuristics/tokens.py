@@ -17,13 +17,16 @@ kind as bit masks for `matching`, whose per-kind costs are then memoised by mask
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 CHUNK_BITS = 12  # each chunk table has at most 2**12 entries
-MEMO_LIMIT = 1 << 18  # per-kind assignment costs kept before the memo is emptied
+MEMO_LIMIT = 1 << 16  # per-kind assignment costs kept before the memo is emptied
 
 
-def graph_distances(puzzle) -> list[list[int]]:
-    """dist[a][b]: the fewest moves from cell a to cell b on an empty board (puzzle.size when b is out of reach)."""
-    size, neighbours = puzzle.size, puzzle.neighbours
+def graph_distances(neighbours) -> list[list[int]]:
+    """dist[a][b]: the fewest moves from cell a to cell b of a move graph, other pieces ignored (the number of
+    cells when b is out of reach)."""
+    size = len(neighbours)
     result = []
     for a in range(size):
         dist = [size] * size
@@ -41,12 +44,12 @@ def graph_distances(puzzle) -> list[list[int]]:
     return result
 
 
-def goal_cells(puzzle) -> list[list[int]]:
-    """For each piece kind code 1..K (index 0 unused), the cells it occupies in the goal."""
-    cells = [[] for _ in range(len(puzzle.labels) + 1)]
-    for p, ch in enumerate(puzzle.cells(puzzle.goal)):
-        if ch in puzzle.labels:
-            cells[puzzle.labels.index(ch) + 1].append(p)
+def goal_cells(labels: str, goal: str) -> list[list[int]]:
+    """For each piece kind code 1..K (index 0 unused), the cells it occupies in the goal's cell characters."""
+    cells = [[] for _ in range(len(labels) + 1)]
+    for p, ch in enumerate(goal):
+        if ch in labels:
+            cells[labels.index(ch) + 1].append(p)
     return cells
 
 
@@ -85,12 +88,11 @@ def min_assignment(cost) -> int:
     return -v[0]
 
 
-def _chunk_tables(puzzle, value):
-    """[(shift, table)] per chunk of cells: table[x] is the sum of value(cell, kind code) over the chunk's pieces."""
-    bits, size = puzzle.bits, puzzle.size
+def _chunk_tables(size, bits, kinds, value):
+    """[(shift, table)] per chunk of cells: table[x] is the sum of value(cell, kind code) over the chunk's pieces
+    (kind codes 1..kinds; higher codes never occur)."""
     mask = (1 << bits) - 1
     per = max(1, CHUNK_BITS // bits)
-    kinds = len(puzzle.labels)  # codes above it never occur
     chunks = []
     for first in range(0, size, per):
         table = [0]
@@ -124,21 +126,38 @@ def zero(puzzle):
     return _named("zero", lambda state: 0)
 
 
+def _board(puzzle):
+    """What a token heuristic depends on, hashable: move graph, bits per cell, piece labels, goal cells. Estimators
+    are cached by it, so repeated requests for one board share their tables and memos."""
+    return puzzle.neighbours, puzzle.bits, puzzle.labels, puzzle.cells(puzzle.goal)
+
+
 def nearest(puzzle):
     """Sum over pieces of the distance to the nearest goal cell of the piece's kind."""
-    dist = graph_distances(puzzle)
-    targets = goal_cells(puzzle)
-    tables = _chunk_tables(puzzle, lambda p, k: min((dist[p][g] for g in targets[k]), default=puzzle.size))
-    return _named("nearest", _chunk_sum(tables))
+    return _nearest(*_board(puzzle))
 
 
 def matching(puzzle):
     """Sum over kinds of the least total distance of a one-to-one assignment of pieces to goal cells."""
-    dist = graph_distances(puzzle)
-    targets = goal_cells(puzzle)
-    size = puzzle.size
+    return _matching(*_board(puzzle))
+
+
+@lru_cache(maxsize=16)
+def _nearest(neighbours, bits, labels, goal):
+    dist = graph_distances(neighbours)
+    targets = goal_cells(labels, goal)
+    size = len(neighbours)
+    tables = _chunk_tables(size, bits, len(labels), lambda p, k: min((dist[p][g] for g in targets[k]), default=size))
+    return _named("nearest", _chunk_sum(tables))
+
+
+@lru_cache(maxsize=16)
+def _matching(neighbours, bits, labels, goal):
+    dist = graph_distances(neighbours)
+    targets = goal_cells(labels, goal)
+    size = len(neighbours)
     full = (1 << size) - 1
-    kind_masks = _chunk_sum(_chunk_tables(puzzle, lambda p, k: 1 << ((k - 1) * size + p)))
+    kind_masks = _chunk_sum(_chunk_tables(size, bits, len(labels), lambda p, k: 1 << ((k - 1) * size + p)))
     kinds = []
     for k in range(1, len(targets)):
         cost_rows = [[dist[p][g] for g in targets[k]] for p in range(size)]

@@ -408,9 +408,10 @@ def token_puzzle(name: str, board: str | None = None, goal: str | None = None, r
     return TokenPuzzle.from_text(board, preset.goal if goal is None else goal, preset.rule)
 
 
+@lru_cache(maxsize=16)
 def _move_lister(neighbours, bits):
     """(moves, children) for one move graph: functions of a state listing the legal ((from, to), next state) pairs,
-    and the next states alone.
+    and the next states alone. Shared by every puzzle on the same graph, so repeated requests find the tables built.
 
     The cells holding pieces are folded into an occupancy int (the top bit of each cell's field set when the cell
     is non-zero); the moves possible with that occupancy are listed once per occupancy in a cache as
