@@ -28,7 +28,7 @@ def test_solve_answer_shape():
     ({"board": "1 0/2 3", "heuristic": "magic"}, "invalid"),
     ({"board": "1 0/2 3", "max_nodes": -5}, "invalid"),
     ({"board": "1 0/2 3", "all_solutions": "yes"}, "invalid"),
-    ({"board": "8 6 7/2 5 4/3 0 1", "max_nodes": 100}, "limit"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "max_nodes": 100}, "limit"),
 ])
 def test_errors_are_answers(request_, code):
     answer = api.solve(request_)

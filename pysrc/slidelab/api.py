@@ -13,6 +13,7 @@ import math
 
 from .errors import InvalidBoard, SearchLimit, SlideLabError
 from .heuristics import HEURISTICS, get_heuristic
+from .heuristics import pdb
 from .puzzles.sliding import SlidingPuzzle, default_goal, parse_shape
 from .puzzles.tokens import PRESETS, PUZZLE_NAMES, RULE_DESCRIPTIONS, token_puzzle
 from .search import ALGORITHMS
@@ -20,7 +21,7 @@ from .search.control import Limits, run
 from .search.explore import explore as explore_space
 
 DEFAULT_ALGORITHM = "idastar"
-DEFAULT_HEURISTIC = "manhattan"
+DEFAULT_HEURISTIC = "auto"
 MAX_SOLUTIONS = 1000  # all-solutions answers are cut here (the count is still exact up to it)
 MAX_FARTHEST = 100  # explore answers list at most this many farthest positions ("farthest_count" has them all)
 
@@ -120,6 +121,8 @@ def _solve(request):
         sols = result.solutions or [result.moves]
         answer["solution_count"] = len(sols)
         answer["solutions"] = [_move_record(puzzle, s) for s in sols[:MAX_SOLUTIONS]]
+    if algorithm.uses_heuristic and heuristic_name == "auto":
+        answer["heuristic_used"] = getattr(heuristic, "name", heuristic_name)  # which one auto chose
     answer.update(result.extra)
     return answer
 
@@ -182,6 +185,39 @@ def explore(request: dict, on_progress=None, should_cancel=None) -> dict:
     their start instead ("root": "start"; depths and farthest count moves from the start)."""
     try:
         return run(explore_steps(request), on_progress, should_cancel)
+    except SlideLabError as e:
+        return error(e.code, str(e))
+
+
+def pattern_databases(request: dict, build: bool = False, on_progress=None) -> dict:
+    """The pattern-database tables a sliding board needs ({"shape": "4x4"} or {"board"}, with "goal"?), and whether
+    each is at hand: {"ok": true, "tables": [{"name", "ready"}], "ready": bool}. With `build`, missing tables are
+    built and saved in the cache folder, `on_progress({"type": "build", "table", "done", "total"})` told as it goes.
+    """
+    try:
+        puzzle = _explore_puzzle(request)
+        if puzzle.kind != "sliding":
+            raise InvalidBoard("pattern databases are for sliding puzzles")
+        plan = pdb.plan(puzzle)
+        if not plan:
+            raise InvalidBoard(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
+        if build:
+            for name, rows, cols, cells in plan:
+                def report(done, total, name=name):
+                    if on_progress is not None:
+                        on_progress({"type": "build", "table": name, "done": done, "total": total})
+                pdb.ensure_table(name, rows, cols, cells, progress=report)
+        tables = [{"name": name, "ready": pdb.is_ready(name, rows, cols, cells)} for name, rows, cols, cells in plan]
+        return {"ok": True, "tables": tables, "ready": all(t["ready"] for t in tables)}
+    except SlideLabError as e:
+        return error(e.code, str(e))
+
+
+def install_pattern_database(data) -> dict:
+    """Keep a pattern-database file's bytes (fetched by the browser worker) in memory for this session:
+    {"ok": true, "name"}, or an error answer if the bytes are not a sound file."""
+    try:
+        return {"ok": True, "name": pdb.install(data)}
     except SlideLabError as e:
         return error(e.code, str(e))
 

@@ -13,6 +13,7 @@ import sys
 
 from . import api
 from .puzzles.tokens import PRESETS, RULES
+from .heuristics.pdb import ENV_DIR, cache_dir
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID = 0, 1, 2
 _PUZZLE_HELP = (f"puzzle type: sliding (the default), tokens (BOARD, --goal and --rule), or a token preset: "
@@ -65,6 +66,14 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("--max-nodes", type=int, help="give up after expanding this many positions")
     explore.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     explore.add_argument("--json", action="store_true", help="print one JSON object")
+    pdb = sub.add_parser(
+        "pdb", help="build the pattern databases for a board shape",
+        description="Build (once) the pattern-database tables for boards of a shape, with the goal's blank in a "
+                    f"corner, into the cache folder (${ENV_DIR}, else the user's cache folder).")
+    pdb.add_argument("shapes", nargs="*", default=["4x4", "3x4"], metavar="SHAPE",
+                     help="board shapes like 4x4 (default: 4x4 3x4)")
+    pdb.add_argument("--goal", help="a goal position, for a goal whose blank is not in a corner")
+    pdb.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -87,7 +96,11 @@ def _exit_code(answer: dict) -> int:
 def _print_solve(answer: dict) -> None:
     kind = "optimal" if answer["optimal"] else "not necessarily shortest"
     heuristic = f" with {answer['heuristic']}" if answer.get("heuristic") else ""
+    if answer.get("heuristic_used"):
+        heuristic += f" ({answer['heuristic_used']})"
     print(f"{answer['length']} moves ({kind}), {answer['algorithm']}{heuristic}")
+    if not answer["optimal"] and "lower_bound" in answer:
+        print(f"the shortest solution has at least {answer['lower_bound']} moves")
     print("moves: " + (" ".join(map(str, answer.get("notation", answer["moves"]))) or "(already solved)"))
     if "solution_count" in answer:
         print(f"{answer['solution_count']} shortest solutions")
@@ -128,11 +141,75 @@ def _print_explore(answer: dict) -> None:
     _print_stats(answer["stats"])
 
 
+class _ProgressBar:
+    """A one-line progress bar on stderr for pattern-database builds (a plain notice when it is not a terminal)."""
+
+    def __init__(self):
+        self.table = None
+
+    def __call__(self, event):
+        live = sys.stderr.isatty()
+        if event["table"] != self.table:
+            if self.table is not None and live:
+                print(file=sys.stderr)
+            self.table = event["table"]
+            print(f"slidelab: building pattern database {self.table} (once; cached)", file=sys.stderr,
+                  end="" if live else "\n", flush=True)
+        if live:
+            done = event["done"] / max(event["total"], 1)
+            bar = "#" * int(30 * done)
+            print(f"\r  {self.table} [{bar:<30}] {100 * done:5.1f}%", end="", file=sys.stderr, flush=True)
+
+    def close(self):
+        if self.table is not None and sys.stderr.isatty():
+            print(file=sys.stderr)
+
+
+def _prepare_databases(request: dict) -> None:
+    """Before an informed sliding-puzzle solve with auto or pdb: build the board's missing pattern databases."""
+    if request.get("puzzle", "sliding") != "sliding" or request.get("heuristic") not in ("auto", "pdb"):
+        return
+    algorithm = api.ALGORITHMS.get(request.get("algorithm"))
+    if algorithm is None or not algorithm.uses_heuristic or not request.get("board"):
+        return
+    query = {k: request[k] for k in ("board", "goal") if k in request}
+    status = api.pattern_databases(query)
+    if status["ok"] and not status["ready"]:
+        bar = _ProgressBar()
+        api.pattern_databases(query, build=True, on_progress=bar)
+        bar.close()
+
+
+def _pdb(args) -> dict:
+    answers = []
+    bar = _ProgressBar()
+    for shape in args.shapes:
+        query = {"shape": shape, **({"goal": args.goal} if args.goal else {})}
+        answer = api.pattern_databases(query, build=True, on_progress=bar)
+        if not answer["ok"]:
+            bar.close()
+            return answer
+        answers.append({"shape": shape, "tables": answer["tables"]})
+    bar.close()
+    return {"ok": True, "folder": str(cache_dir()), "shapes": answers}
+
+
+def _print_pdb(answer: dict) -> None:
+    for entry in answer["shapes"]:
+        print(f"{entry['shape']}: " + ", ".join(t["name"] for t in entry["tables"]))
+    print(f"ready, in {answer['folder']}")
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "solve":
-        answer = api.solve(_request(args))
+        request = _request(args)
+        _prepare_databases(request)
+        answer = api.solve(request)
         printer = _print_solve
+    elif args.command == "pdb":
+        answer = _pdb(args)
+        printer = _print_pdb
     else:
         answer = api.explore(_request(args))
         printer = _print_explore

@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import InvalidBoard
-from . import sliding, tokens
-
+from . import auto, sliding, tokens
+from .linear_conflict import linear_conflict
+from .pdb import pattern_database
+from .walking_distance import walking_distance
 
 _BUILD_ZERO = {"sliding": sliding.zero, "tokens": tokens.zero}  # h = 0, in the form each kind's search uses
 
@@ -41,6 +43,18 @@ HEURISTICS = {
         Heuristic("matching", "Optimal assignment", "The pieces of each kind assigned one to one to that kind's goal "
                   "cells at the least total move-graph distance (Hungarian method); never below nearest.",
                   frozenset({"tokens"}), tokens.matching),
+        Heuristic("linear_conflict", "Linear conflict", "Manhattan distance plus two moves for each tile that must "
+                  "leave its goal row or column to let others pass (the fewest such tiles per line); any board.",
+                  frozenset({"sliding"}), linear_conflict),
+        Heuristic("walking_distance", "Walking distance", "Takahashi's row-wise and column-wise walking distances "
+                  "(exact move counts of relaxed puzzles, from tables), each raised to the inversion distance; boards "
+                  "up to 4x4.", frozenset({"sliding"}), walking_distance),
+        Heuristic("pdb", "Pattern databases", "Additive disjoint pattern databases (6-6-3 on 4x4, 6-5 on 3x4): "
+                  "exact move counts of tile groups, added up; with the mirrored lookup on square boards. Needs "
+                  "tables built once (slidelab pdb).", frozenset({"sliding"}), pattern_database),
+        Heuristic("auto", "Strongest available", "Pattern databases when their tables are at hand, else walking "
+                  "distance, else linear conflict (sliding); the optimal assignment (tokens).",
+                  frozenset({"sliding", "tokens"}), auto.strongest),
     ]
 }
 

@@ -2,18 +2,23 @@
 
 The tiles are split into disjoint groups. A group's table holds, for every placement of its tiles, the fewest moves
 *of those tiles* that bring them home, the other tiles being indistinguishable and the blank's moves free; so the
-tables' values add up to an admissible bound. On square boards whose goal blank lies in a corner the bound is also
-looked up on the state reflected about the main diagonal (the same tables serve), and the larger sum is used.
+tables' values add up to an admissible bound. A board may have several partitions (3x4 has two); on square boards
+whose goal blank lies in a corner each is also looked up on the state reflected about the main diagonal (the same
+tables serve). The largest sum is used.
 
 Tables are built in a *canonical frame*: the board turned (by one of its symmetries) so that rows <= cols and the
 goal's blank sits in cell 0. Groups are given by their goal cells in that frame, so one set of tables serves every
 goal with the blank in a corner (the default goal and Korf's alike, any tile labels). A table is one byte per
 entry indexed directly by `sum(cell_i * N**i)` over the group's tiles (N the number of cells): the search kernel
-updates that index from the moved tile alone. Entries with two tiles on one cell are unused (zero).
+updates that index from the moved tile alone. Entries with two tiles on one cell are unused; they hold the group's
+Manhattan distance, like a lower bound would.
 
-File format (one file per group, `<rows>x<cols>_<cells>.slpdb`): the magic `SLPDB1\\n`, a 4-byte little-endian
-header length, a JSON header {"rows", "cols", "cells", "entries", "crc32"}, then the table compressed with zlib.
-Loading is `zlib.decompress`, with no Python loop, so it is quick in the browser too.
+File format (one file per group, `<rows>x<cols>_<cells>.slpdb`): the magic `SLPDB2\\n`, a 4-byte little-endian
+header length, a JSON header {"rows", "cols", "cells", "entries", "crc32"}, then, compressed with zlib, the
+*excess* of each entry over the group's Manhattan distance, halved (it is always even, and mostly 0 or 1, so it
+compresses to about 1.5 MB for a 6-tile table of the 15-puzzle, against 2.4 MB for the values themselves). Loading
+rebuilds the Manhattan distances with `bytes.translate` and adds them back with one big-integer addition: no Python
+loop over the entries, so it is quick in the browser too.
 """
 
 from __future__ import annotations
@@ -30,18 +35,19 @@ from pathlib import Path
 from ..errors import InvalidBoard
 from ..puzzles.sliding import neighbours
 
-MAGIC = b"SLPDB1\n"
+MAGIC = b"SLPDB2\n"
 SUFFIX = ".slpdb"
 ENV_DIR = "SLIDELAB_PDB_DIR"
 MAX_CELLS = 16  # boards with more cells get no pattern database (their tables would be too large)
 MAX_ENTRIES = 16 ** 6  # largest table (bytes): 6 tiles on 16 cells
-QUICK_BUILD_PATTERNS = 200_000  # tables with at most this many placements are built on the spot when needed
+QUICK_BUILD_PATTERNS = 30_000  # tables with at most this many placements are built on the spot when needed
 
-# Partitions chosen by measurement (bench/bench_pdb_partitions.py), as goal cells in the canonical frame.
+# Partitions chosen by measurement (bench/bench_pdb_partitions.py), as goal cells in the canonical frame (blank at
+# cell 0). Each partition is one lookup; on square boards each is also looked up mirrored. Their maximum is used.
 PARTITIONS = {
-    (3, 3): ((1, 2, 4, 5), (3, 6, 7, 8)),
-    (3, 4): ((1, 2, 3, 5, 6, 7), (4, 8, 9, 10, 11)),
-    (4, 4): ((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
+    (3, 3): (((1, 2, 4, 5), (3, 6, 7, 8)),),
+    (3, 4): (((2, 3, 6, 7, 10, 11), (1, 4, 5, 8, 9)), ((1, 2, 3, 5, 6, 7), (4, 8, 9, 10, 11))),
+    (4, 4): (((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),),
 }
 
 _TABLES: dict[str, bytes] = {}  # loaded or built tables by file name
@@ -86,14 +92,25 @@ def canonical_frame(rows, cols, blank_cell):
     return fallback
 
 
-def default_partition(rows, cols, blank_cell):
-    """Groups of goal cells (canonical frame) covering every cell but the blank's."""
+def default_partitions(rows, cols, blank_cell):
+    """The partitions (each a tuple of groups of goal cells, canonical frame) covering every cell but the blank's."""
     if blank_cell == 0 and (rows, cols) in PARTITIONS:
         return PARTITIONS[rows, cols]
     n = rows * cols
-    k = max(1, min(6, int(math.log(MAX_ENTRIES, n) + 1e-9)))
+    k = 4 if n <= 9 else max(1, min(6, int(math.log(MAX_ENTRIES, n) + 1e-9)))  # small boards: instant tables
     cells = [p for p in range(n) if p != blank_cell]
-    return tuple(tuple(cells[i:i + k]) for i in range(0, len(cells), k))
+    return (tuple(tuple(cells[i:i + k]) for i in range(0, len(cells), k)),)
+
+
+def group_manhattan(rows, cols, cells) -> bytes:
+    """For every table index, the sum of the group's tiles' Manhattan distances (unused indices included)."""
+    n = rows * cols
+    dist = [[abs(p // cols - c // cols) + abs(p % cols - c % cols) for p in range(n)] for c in cells]
+    add = [bytes((x + d) & 255 for x in range(256)) for d in range(256)]
+    result = bytes(dist[0])  # tile 0 is the lowest digit of the index
+    for i in range(1, len(cells)):
+        result = b"".join(result.translate(add[dist[i][p]]) for p in range(n))
+    return result
 
 
 def table_name(rows, cols, cells) -> str:
@@ -139,7 +156,7 @@ def build_table(rows, cols, cells, progress=None) -> bytes:
     weights = [n ** i for i in range(k)]
     size = n ** k
     total = placements(n, k)
-    dist = bytearray(size)
+    dist = bytearray(group_manhattan(rows, cols, cells))  # unused entries keep these values
     seen = array("Q" if n > 32 else "L" if n > 16 else "H", bytes(size * (8 if n > 32 else 4 if n > 16 else 2)))
     full = (1 << n) - 1
     region_of = {}  # (occupied, cell) -> lowest cell of the blank's region
@@ -237,14 +254,14 @@ def build_table_numpy(rows, cols, cells, progress=None) -> bytes:
     seen = np.zeros(size * n, dtype=bool)
     start = int(sum(c * n ** i for i, c in enumerate(cells)))
     level = np.array([start * n + b for b in range(n) if b not in cells], dtype=np.int64)
+    seen[level] = True
 
     def cells_of(codes):
         idx, blank = np.divmod(codes, n)
         return idx, blank, [(idx // weights[i]) % n for i in range(k)]
 
     def close(codes):
-        """codes (unseen, distinct) plus every state reachable from them by free blank moves; marks them seen."""
-        seen[codes] = True
+        """codes (distinct, marked seen) plus every state reachable from them by free blank moves, marked seen."""
         parts = [codes]
         new = codes
         while new.size:
@@ -255,11 +272,11 @@ def build_table_numpy(rows, cols, cells, progress=None) -> bytes:
                 ok = nb >= 0
                 for p in pos:
                     ok &= p != nb
-                cand = idx[ok] * n + nb[ok]
+                cand = idx[ok] * n + nb[ok]  # distinct: one direction never merges two states
                 cand = cand[~seen[cand]]
-                seen[cand] = True  # marks before de-duplication: np.unique below only drops repeats
+                seen[cand] = True
                 found.append(cand)
-            new = np.unique(np.concatenate(found))
+            new = np.concatenate(found)
             parts.append(new)
         return np.concatenate(parts)
 
@@ -277,9 +294,11 @@ def build_table_numpy(rows, cols, cells, progress=None) -> bytes:
             nb = step[blank, d]
             for i, p in enumerate(pos):
                 hit = p == nb
-                cand = (idx[hit] + (blank[hit] - nb[hit]) * weights[i]) * n + nb[hit]
-                found.append(cand[~seen[cand]])
-        seeds = np.unique(np.concatenate(found))
+                cand = (idx[hit] + (blank[hit] - nb[hit]) * weights[i]) * n + nb[hit]  # distinct, as above
+                cand = cand[~seen[cand]]
+                seen[cand] = True
+                found.append(cand)
+        seeds = np.concatenate(found)
         level = close(seeds) if seeds.size else seeds
         reached_idx = level // n
         fresh = reached_idx[dist[reached_idx] == 255]
@@ -287,17 +306,21 @@ def build_table_numpy(rows, cols, cells, progress=None) -> bytes:
         reached = int(np.count_nonzero(dist != 255))
         if progress is not None:
             progress(reached, total)
-    dist[dist == 255] = 0
+    unused = dist == 255
+    dist[unused] = np.frombuffer(group_manhattan(rows, cols, cells), dtype=np.uint8)[unused]
     return dist.tobytes()
 
 
 def build(rows, cols, cells, progress=None) -> bytes:
-    """The table, by numpy when it is installed, else in pure Python (same bytes)."""
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        return build_table(rows, cols, cells, progress)
-    return build_table_numpy(rows, cols, cells, progress)
+    """The table: large ones by numpy when it is installed, else in pure Python (the same bytes)."""
+    if placements(rows * cols, len(cells)) > QUICK_BUILD_PATTERNS:
+        try:
+            import numpy  # noqa: F401
+        except ImportError:
+            pass
+        else:
+            return build_table_numpy(rows, cols, cells, progress)
+    return build_table(rows, cols, cells, progress)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -306,9 +329,20 @@ def build(rows, cols, cells, progress=None) -> bytes:
 
 def encode(rows, cols, cells, table: bytes) -> bytes:
     """The file bytes for a table (deterministic: the same table always gives the same bytes)."""
-    header = json.dumps({"rows": rows, "cols": cols, "cells": list(cells), "entries": len(table),
+    size = len(table)
+    if size != (rows * cols) ** len(cells):
+        raise ValueError(f"a table for {len(cells)} tiles on {rows}x{cols} has {(rows * cols) ** len(cells)} entries")
+    md = int.from_bytes(group_manhattan(rows, cols, cells), "little")
+    if int.from_bytes(table, "little") < md:
+        raise ValueError("a table entry is below its Manhattan distance")
+    # every entry is at least its Manhattan distance and of the same parity, so the bytes subtract without borrows
+    # and halve without a bit crossing into the next byte
+    excess = ((int.from_bytes(table, "little") - md) >> 1).to_bytes(size, "little")
+    if ((int.from_bytes(excess, "little") << 1) + md).to_bytes(size, "little") != table:
+        raise ValueError("a table entry is below its Manhattan distance or of the other parity")
+    header = json.dumps({"rows": rows, "cols": cols, "cells": list(cells), "entries": size,
                          "crc32": zlib.crc32(table)}, sort_keys=True).encode()
-    return MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(table, 9)
+    return MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(excess, 9)
 
 
 def decode(data) -> tuple[str, bytes]:
@@ -316,17 +350,23 @@ def decode(data) -> tuple[str, bytes]:
     data = bytes(data)
     try:
         if not data.startswith(MAGIC):
-            raise ValueError("not a Slide Lab pattern-database file")
+            raise ValueError("not a Slide Lab pattern-database file (or one of an older format)")
         (hlen,) = struct.unpack_from("<I", data, len(MAGIC))
         start = len(MAGIC) + 4
         header = json.loads(data[start:start + hlen])
         rows, cols, cells = int(header["rows"]), int(header["cols"]), tuple(int(c) for c in header["cells"])
-        table = zlib.decompress(data[start + hlen:])
-        if len(table) != header["entries"] or len(table) != (rows * cols) ** len(cells):
+        if not (1 <= rows and 1 <= cols and rows * cols <= MAX_CELLS and 0 < len(cells) < rows * cols
+                and len(set(cells)) == len(cells) and all(0 <= c < rows * cols for c in cells)):
+            raise ValueError("its header describes no valid table")
+        size = (rows * cols) ** len(cells)
+        excess = zlib.decompress(data[start + hlen:])
+        if len(excess) != header["entries"] or len(excess) != size:
             raise ValueError("its table has the wrong size")
+        md = int.from_bytes(group_manhattan(rows, cols, cells), "little")
+        table = ((int.from_bytes(excess, "little") << 1) + md).to_bytes(size, "little")
         if zlib.crc32(table) != header["crc32"]:
             raise ValueError("its checksum does not match (the file is damaged)")
-    except (ValueError, KeyError, TypeError, struct.error, zlib.error) as e:
+    except (ValueError, KeyError, TypeError, OverflowError, struct.error, zlib.error) as e:
         raise InvalidBoard(f"bad pattern-database file: {e}") from None
     return table_name(rows, cols, cells), table
 
@@ -389,7 +429,7 @@ def write_files(rows, cols, directory, progress=None) -> list[Path]:
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    for cells in default_partition(r2, c2, 0):
+    for cells in dict.fromkeys(cells for part in default_partitions(r2, c2, 0) for cells in part):
         name = table_name(r2, c2, cells)
         table = _table(name, r2, c2, cells, folder, may_build=True, progress=progress)
         path = folder / name
@@ -441,20 +481,26 @@ def plan(puzzle):
     """[(table name, rows, cols, cells)] for the tables this puzzle's pattern database needs (empty if none)."""
     if puzzle.size > MAX_CELLS:
         return []
-    r2, c2, _ = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
-    cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])[2]
-    groups = default_partition(r2, c2, cmap[puzzle.goal_pos[0]])
+    r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
+    groups = dict.fromkeys(cells for part in default_partitions(r2, c2, cmap[puzzle.goal_pos[0]]) for cells in part)
     return [(table_name(r2, c2, cells), r2, c2, cells) for cells in groups]
 
 
-def available(puzzle, directory=None) -> bool:
-    """Whether every table is in memory, in the cache folder, or small enough to build at once."""
-    entries = plan(puzzle)
-    if not entries:
-        return False
+def is_ready(name, rows, cols, cells, directory=None) -> bool:
+    """Whether a table is in memory, in the cache folder, or small enough to build at once."""
     folder = Path(directory) if directory is not None else cache_dir()
-    return all(name in _TABLES or (folder / name).is_file() or placements(r * c, len(cells)) <= QUICK_BUILD_PATTERNS
-               for name, r, c, cells in entries)
+    return name in _TABLES or (folder / name).is_file() or placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS
+
+
+def available(puzzle, directory=None) -> bool:
+    """Whether every table the puzzle needs is ready (see is_ready)."""
+    entries = plan(puzzle)
+    return bool(entries) and all(is_ready(*entry, directory) for entry in entries)
+
+
+def ensure_table(name, rows, cols, cells, directory=None, progress=None) -> None:
+    """Load the table into memory, building it (and saving it in the cache folder) if need be."""
+    _table(name, rows, cols, cells, directory, may_build=True, progress=progress)
 
 
 def ensure(puzzle, directory=None, progress=None) -> None:
@@ -462,8 +508,8 @@ def ensure(puzzle, directory=None, progress=None) -> None:
     entries = plan(puzzle)
     if not entries:
         raise InvalidBoard(f"pattern databases exist only for boards of at most {MAX_CELLS} cells")
-    for name, r, c, cells in entries:
-        _table(name, r, c, cells, directory, may_build=True, progress=progress)
+    for entry in entries:
+        ensure_table(*entry, directory, progress)
 
 
 def pattern_database(puzzle, directory=None):
@@ -472,22 +518,21 @@ def pattern_database(puzzle, directory=None):
     entries = plan(puzzle)
     if not entries:
         raise InvalidBoard(f"pattern databases exist only for boards of at most {MAX_CELLS} cells")
-    tables = []
+    tables = {}
     for name, r, c, cells in entries:
         table = _table(name, r, c, cells, directory)
         if table is None:
             raise InvalidBoard(f"the pattern database {name} is not built yet (run: slidelab pdb "
                                f"{puzzle.rows}x{puzzle.cols})")
-        tables.append(table)
+        tables[cells] = table
     r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
-    groups = [cells for _, _, _, cells in entries]
-    maps = [cmap]
-    if r2 == c2 and cmap[puzzle.goal_pos[0]] == 0:
+    lookups = [(part, cmap) for part in default_partitions(r2, c2, cmap[puzzle.goal_pos[0]])]
+    if r2 == c2 and cmap[puzzle.goal_pos[0]] == 0:  # the mirror image about the main diagonal keeps the blank home
         transpose = [(q % c2) * c2 + q // c2 for q in range(puzzle.size)]
-        maps.append([transpose[q] for q in cmap])
+        lookups += [(part, [transpose[q] for q in cmap]) for part, _ in lookups]
     n = puzzle.size
     orientations = []
-    for m in maps:
+    for groups, m in lookups:
         group_of = [-1] * n
         contribution = [[0] * n for _ in range(n)]
         for t in range(1, n):
@@ -497,5 +542,5 @@ def pattern_database(puzzle, directory=None):
                     i = cells.index(home)
                     group_of[t] = g
                     contribution[t] = [m[p] * n ** i for p in range(n)]
-        orientations.append(Orientation(group_of, contribution, tables))
+        orientations.append(Orientation(group_of, contribution, [tables[cells] for cells in groups]))
     return PatternDatabaseHeuristic(orientations)

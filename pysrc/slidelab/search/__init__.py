@@ -46,6 +46,14 @@ def _astar(puzzle, heuristic, limits, options):
     return astar(puzzle, heuristic, limits)
 
 
+def _quick(puzzle, heuristic, limits, options):
+    from ..errors import InvalidBoard
+    from .quick import quick
+    if puzzle.kind != "sliding":
+        raise InvalidBoard("the quick solver is for sliding puzzles")
+    return quick(puzzle, heuristic, limits)
+
+
 ALGORITHMS = {
     a.name: a
     for a in [
@@ -61,5 +69,8 @@ ALGORITHMS = {
                   True, True, _idastar, True),
         Algorithm("astar", "A*", "Best-first search: always expands the open position with the least g + h; "
                   "uniform-cost search with the zero heuristic; stores every position it reaches.", True, True, _astar),
+        Algorithm("quick", "Quick (not shortest)", "Solves the board line by line, the last 3x3 optimally: a "
+                  "solution in a moment on any board, not necessarily shortest, shown with the best lower bound.",
+                  False, True, _quick),
     ]
 }

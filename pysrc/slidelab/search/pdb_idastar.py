@@ -28,17 +28,16 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
     board = list(puzzle.start)
     b0 = board.index(0)
     # normal orientation: per tile its group's table, its group, its index contributions; per group index and value
+    if len(orients) > 2:
+        raise ValueError("the pattern-database kernel takes one or two lookups")
     o = orients[0]
-    n_tab = [o.tables[g] if g >= 0 else b"" for g in o.group_of]
-    n_grp = list(o.group_of)
-    n_con = o.contribution
+    n_tile = [(o.contribution[t], g, o.tables[g] if g >= 0 else b"") for t, g in enumerate(o.group_of)]
     n_idx = o.indices(board)
     n_val = [t[i] for t, i in zip(o.tables, n_idx)]
+    # the second lookup (mirrored, or another partition), consulted only when the first does not prune
     mirrored = len(orients) > 1
     o = orients[-1]
-    m_tab = [o.tables[g] if g >= 0 else b"" for g in o.group_of]
-    m_grp = list(o.group_of)
-    m_con = o.contribution
+    m_tile = [(o.contribution[t], g, o.tables[g] if g >= 0 else b"") for t, g in enumerate(o.group_of)]
     m_idx = o.indices(board)
     m_val = [t[i] for t, i in zip(o.tables, m_idx)]
     hn0, hm0 = sum(n_val), sum(m_val)
@@ -68,20 +67,18 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
         while True:
             for nb in it:
                 t = board[nb]
-                row = n_con[t]
-                g = n_grp[t]
+                row, g, tab = n_tile[t]
                 x = n_idx[g] + row[b] - row[nb]
-                vn = n_tab[t][x]
+                vn = tab[x]
                 h = hn + vn - n_val[g]
                 if h > lim:
                     if h - lim < excess:
                         excess = h - lim
                     continue
                 if mirrored:
-                    row = m_con[t]
-                    gm = m_grp[t]
+                    row, gm, tab = m_tile[t]
                     y = m_idx[gm] + row[b] - row[nb]
-                    vm = m_tab[t][y]
+                    vm = tab[y]
                     hm2 = hm + vm - m_val[gm]
                     if hm2 > lim:
                         if hm2 - lim < excess:
@@ -134,18 +131,16 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
                 depth -= 1
                 lim += 1
                 it = its[depth]
-                row = n_con[t]
-                g = n_grp[t]
+                row, g, tab = n_tile[t]
                 x = n_idx[g] - row[b] + row[nb]
                 n_idx[g] = x
-                n_val[g] = n_tab[t][x]
+                n_val[g] = tab[x]
                 hn = hns[depth]
                 if mirrored:
-                    row = m_con[t]
-                    gm = m_grp[t]
+                    row, gm, tab = m_tile[t]
                     y = m_idx[gm] - row[b] + row[nb]
                     m_idx[gm] = y
-                    m_val[gm] = m_tab[t][y]
+                    m_val[gm] = tab[y]
                     hm = hms[depth]
         stats.expanded, stats.generated = expanded, generated
         stats.stored = max(stats.stored, bound + 1)

@@ -19,50 +19,50 @@ from .control import SearchResult, Stats
 FINAL_SIDE = 3  # regions up to 3x3 are solved optimally
 
 
-def _place(board, nbrs, cols, free, targets, stats):
-    """Blank path (list of cells) bringing the tiles at cells `targets[i][0]` to cells `targets[i][1]`, moving only
-    within `free` (a set of cells), by A* over (blank, target tile cells) with the sum of the targets' Manhattan
-    distances as h."""
-    k = len(targets)
-    blank = board.index(0)
-    homes = [h for _, h in targets]
-    start = (blank,) + tuple(p for p, _ in targets)
-
-    def h(state):
-        return sum(abs(state[i + 1] // cols - homes[i] // cols) + abs(state[i + 1] % cols - homes[i] % cols)
-                   for i in range(k))
-
+def _place(board, nbrs, free, targets, stats):
+    """Blank path (list of cells) bringing the tiles at cells `targets[i][0]` to cells `targets[i][1]` (one or two
+    targets), moving only within `free` (a set of cells), by A* over (blank, target cells) with the targets'
+    Manhattan distances (within the free cells: breadth-first distances) as h."""
+    n = len(board)
+    dist = []
+    for _, home in targets:  # distance of every free cell to the target's home, walking over free cells
+        d = [n * n] * n
+        d[home] = 0
+        todo = [home]
+        for p in todo:
+            for q in nbrs[p]:
+                if q in free and d[q] > d[p] + 1:
+                    d[q] = d[p] + 1
+                    todo.append(q)
+        dist.append(d)
+    d1 = dist[0]
+    d2 = dist[1] if len(targets) > 1 else [0] * n
+    p2 = targets[1][0] if len(targets) > 1 else -1  # -1: no second target (d2[-1] is 0)
+    h1, h2 = targets[0][1], targets[1][1] if len(targets) > 1 else -1
+    free_nbrs = [tuple(q for q in nbrs[p] if q in free) for p in range(n)]
+    start = (board.index(0), targets[0][0], p2)
     parent = {start: None}
-    cost = {start: 0}
-    heap = [(h(start), 0, start)]
+    heap = [(d1[start[1]] + d2[start[2]], 0, start)]
     counter = 1
     while heap:
-        _, _, state = heapq.heappop(heap)
-        g = cost[state]
-        if all(state[i + 1] == homes[i] for i in range(k)):
+        f, _, state = heapq.heappop(heap)
+        b, a, c = state
+        if a == h1 and c == h2:
             path = []
-            while parent[state] is not None:
+            while state != start:
                 path.append(state[0])
                 state = parent[state]
             return path[::-1]
         stats.expanded += 1
-        b = state[0]
-        for q in nbrs[b]:
-            if q not in free:
+        g = f - d1[a] - d2[c] + 1
+        for q in free_nbrs[b]:
+            child = (q, b if a == q else a, b if c == q else c)
+            if child in parent:
                 continue
-            child = list(state)
-            child[0] = q
-            for i in range(k):
-                if state[i + 1] == q:
-                    child[i + 1] = b
-            child = tuple(child)
-            stats.generated += 1
-            if cost.get(child, g + 2) <= g + 1:
-                continue
-            cost[child] = g + 1
             parent[child] = state
-            heapq.heappush(heap, (g + 1 + h(child), counter, child))
+            heapq.heappush(heap, (g + d1[child[1]] + d2[child[2]], counter, child))
             counter += 1
+            stats.generated += 1
     raise SearchLimit("the quick solver found no way to place a line (this should not happen)")
 
 
@@ -135,10 +135,10 @@ def quick(puzzle, heuristic, limits):
                 break
             if i == len(line) - 2:
                 pair = [(board.index(goal[c]), c) for c in line[i:]]
-                walk(_place(board, nbrs, cols, free, pair, stats))
+                walk(_place(board, nbrs, free, pair, stats))
                 free.difference_update(line[i:])
                 break
-            walk(_place(board, nbrs, cols, free, [(board.index(goal[cell]), cell)], stats))
+            walk(_place(board, nbrs, free, [(board.index(goal[cell]), cell)], stats))
             free.discard(cell)
         limits.check(stats.expanded, time.perf_counter())
         yield {"type": "progress", "expanded": stats.expanded, "generated": stats.generated, "bound": len(moves),
@@ -146,11 +146,9 @@ def quick(puzzle, heuristic, limits):
                "nodes_per_s": int(stats.expanded / max(time.perf_counter() - started, 1e-9))}
     # the last region, solved optimally as a puzzle of its own
     sub_rows, sub_cols = bottom - top + 1, right - left + 1
-    sub = SlidingPuzzle(sub_rows, sub_cols, [board[p] for p in region], [goal[p] for p in region]) \
-        if len(lines) else puzzle
-    labels = sorted(sub.start)
+    labels = sorted(board[p] for p in region)
     relabel = {t: i for i, t in enumerate(labels)}
-    small = SlidingPuzzle(sub_rows, sub_cols, [relabel[t] for t in sub.start], [relabel[t] for t in sub.goal])
+    small = SlidingPuzzle(sub_rows, sub_cols, [relabel[board[p]] for p in region], [relabel[goal[p]] for p in region])
     search = idastar(small, strongest(small), limits)
     try:
         while True:

@@ -1,0 +1,199 @@
+"""Pattern databases: tables against exact distances, reproducible builds, the file format, the cache folder, and
+the IDA* kernel against the generic IDA*."""
+
+import random
+
+import pytest
+
+from slidelab import api
+from slidelab.errors import InvalidBoard
+from slidelab.heuristics import get_heuristic, pdb
+from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, random_position
+from slidelab.search.control import Limits, run
+from slidelab.search.idastar import _generic, idastar
+from slidelab.search.pdb_idastar import pdb_idastar
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """An empty cache folder and no tables in memory (restored afterwards)."""
+    monkeypatch.setenv(pdb.ENV_DIR, str(tmp_path))
+    monkeypatch.setattr(pdb, "_TABLES", {})
+    return tmp_path
+
+
+def test_single_tile_table_is_its_manhattan_distance():
+    # one tile alone: the blank is free, so the tile's distance is exactly its Manhattan distance
+    table = pdb.build_table(3, 4, (5,))
+    assert list(table) == [abs(p // 4 - 1) + abs(p % 4 - 1) for p in range(12)]
+
+
+def test_two_tiles_swapped_in_their_row_need_two_extra_moves():
+    # 3x3, the tiles of goal cells 1 and 2 swapped: Manhattan 2, plus one of them leaving the row and coming back
+    table = pdb.build_table(3, 3, (1, 2))
+    assert table[1 + 2 * 9] == 0  # both home
+    assert table[2 + 1 * 9] == 4
+
+
+def test_a_table_is_the_exact_distance_of_its_relaxed_puzzle():
+    """The 3x3 group (1, 2, 4, 5): compare every entry with a breadth-first search over placements where the other
+    tiles are interchangeable and the blank moves for free (a plain BFS on the full 3x3 space, projected)."""
+    rows, cols, cells = 3, 3, (1, 2, 4, 5)
+    table = pdb.build_table(rows, cols, cells)
+    # BFS over (placement, blank) with 0-1 costs, independent of the builder's region trick
+    from collections import deque
+    n = rows * cols
+    nbrs = SlidingPuzzle(rows, cols, default_goal(rows, cols)).neighbours
+    best = {}
+    todo = deque()
+    for b in range(n):
+        if b not in cells:
+            best[(cells, b)] = 0
+            todo.append((0, cells, b))
+    while todo:
+        d, place, b = todo.popleft()
+        if best[(place, b)] < d:
+            continue
+        for q in nbrs[b]:
+            if q in place:
+                i = place.index(q)
+                nxt, cost = place[:i] + (b,) + place[i + 1:], d + 1
+            else:
+                nxt, cost = place, d
+            if best.get((nxt, q), 99) > cost:
+                best[(nxt, q)] = cost
+                (todo.appendleft if cost == d else todo.append)((cost, nxt, q))
+    exact = {}
+    for (place, _), d in best.items():
+        exact[place] = min(d, exact.get(place, 99))
+    assert len(exact) == 9 * 8 * 7 * 6
+    for place, d in exact.items():
+        assert table[sum(p * n ** i for i, p in enumerate(place))] == d
+
+
+def test_build_is_reproducible_and_both_builders_agree():
+    a = pdb.build_table(3, 4, (1, 4, 5, 8))
+    b = pdb.build_table(3, 4, (1, 4, 5, 8))
+    assert a == b
+    assert pdb.encode(3, 4, (1, 4, 5, 8), a) == pdb.encode(3, 4, (1, 4, 5, 8), b)
+    pytest.importorskip("numpy")
+    assert pdb.build_table_numpy(3, 4, (1, 4, 5, 8)) == a
+    assert pdb.build_table_numpy(2, 4, (1, 2, 3, 4, 5, 6)) == pdb.build_table(2, 4, (1, 2, 3, 4, 5, 6))
+
+
+def test_file_round_trip_and_size():
+    table = pdb.build_table(3, 3, (3, 6, 7, 8))
+    data = pdb.encode(3, 3, (3, 6, 7, 8), table)
+    assert data.startswith(pdb.MAGIC)
+    assert pdb.decode(data) == ("3x3_3-6-7-8.slpdb", table)
+    assert len(data) < len(table) // 2
+
+
+@pytest.mark.parametrize("damage,reason", [
+    (lambda d: b"junk" + d, "not a Slide Lab"),
+    (lambda d: d[:-10], "bad pattern-database file"),
+    (lambda d: d[:-1] + bytes([d[-1] ^ 1]), "bad pattern-database file"),
+    (lambda d: d.replace(b'"rows": 3', b'"rows": 9'), "header"),
+])
+def test_damaged_files_are_refused_with_a_reason(damage, reason):
+    data = pdb.encode(3, 3, (3, 6, 7, 8), pdb.build_table(3, 3, (3, 6, 7, 8)))
+    with pytest.raises(InvalidBoard, match=reason):
+        pdb.decode(damage(data))
+    answer = api.install_pattern_database(damage(data))
+    assert answer["ok"] is False and answer["error"]["code"] == "invalid"
+
+
+def test_canonical_frame_puts_a_corner_blank_in_cell_0():
+    for rows, cols in [(3, 4), (4, 3), (4, 4), (3, 3)]:
+        n = rows * cols
+        for blank in (0, cols - 1, n - cols, n - 1):
+            r2, c2, cmap = pdb.canonical_frame(rows, cols, blank)
+            assert (r2, c2) == (min(rows, cols), max(rows, cols))
+            assert cmap[blank] == 0 and sorted(cmap) == list(range(n))
+
+
+def test_one_set_of_tables_serves_every_corner_goal():
+    korf = SlidingPuzzle(4, 4, tuple(range(16)), tuple(range(16)))
+    usual = SlidingPuzzle(4, 4, default_goal(4, 4))
+    assert pdb.plan(korf) == pdb.plan(usual)
+    assert [name for name, *_ in pdb.plan(korf)] == [
+        "4x4_1-2-3.slpdb", "4x4_4-5-8-9-12-13.slpdb", "4x4_6-7-10-11-14-15.slpdb"]
+    assert pdb.plan(SlidingPuzzle(3, 4, default_goal(3, 4))) == pdb.plan(SlidingPuzzle(4, 3, default_goal(4, 3)))
+
+
+def test_cache_folder_build_save_and_install(cache):
+    puzzle = SlidingPuzzle(2, 5, default_goal(2, 5))
+    big = [entry for entry in pdb.plan(puzzle) if pdb.placements(10, len(entry[3])) > pdb.QUICK_BUILD_PATTERNS]
+    assert big  # 2x5 needs a table too large to build on the spot
+    assert not pdb.available(puzzle)
+    with pytest.raises(InvalidBoard, match="not built yet"):
+        pdb.pattern_database(puzzle)
+    status = api.pattern_databases({"shape": "2x5"})
+    assert status["ok"] and not status["ready"]
+    events = []
+    status = api.pattern_databases({"shape": "2x5"}, build=True, on_progress=events.append)
+    assert status["ready"] and events and events[-1]["done"] == events[-1]["total"]
+    name = big[0][0]
+    data = (cache / name).read_bytes()
+    pdb._TABLES.clear()
+    assert pdb.available(puzzle)  # from the folder
+    (cache / name).unlink()
+    assert not pdb.available(puzzle)
+    assert api.install_pattern_database(data) == {"ok": True, "name": name}  # as the browser does
+    assert pdb.available(puzzle)
+    assert get_heuristic("auto", puzzle).name == "pdb"
+
+
+def test_boards_beyond_16_cells_have_none():
+    assert api.pattern_databases({"shape": "5x5"})["ok"] is False
+    with pytest.raises(InvalidBoard, match="at most 16 cells"):
+        get_heuristic("pdb", SlidingPuzzle(3, 6, default_goal(3, 6)))
+
+
+def _small_puzzles():
+    rng = random.Random(11)
+    out = []
+    for rows, cols, goal in [(3, 3, None), (3, 3, tuple(range(9))), (2, 4, None), (3, 3, (1, 2, 3, 4, 0, 5, 6, 7, 8))]:
+        for _ in range(3):
+            out.append(SlidingPuzzle(rows, cols, random_position(rows, cols, goal, rng), goal))
+    return out
+
+
+@pytest.mark.parametrize("puzzle", _small_puzzles(), ids=lambda p: p.format(p.start))
+def test_kernel_matches_generic_idastar(puzzle):
+    h = get_heuristic("pdb", puzzle)
+    fast = run(pdb_idastar(puzzle, h, Limits()))
+    slow = run(_generic(puzzle, h, Limits(), False))
+    manhattan = run(idastar(puzzle, get_heuristic("manhattan", puzzle), Limits()))
+    assert len(fast.moves) == len(slow.moves) == len(manhattan.moves)
+    assert fast.stats.expanded == slow.stats.expanded
+    assert puzzle.replay(fast.moves) == puzzle.goal
+
+
+def test_kernel_lists_every_shortest_solution():
+    puzzle = SlidingPuzzle.from_text("8 6 7/2 5 4/3 0 1")
+    h = get_heuristic("pdb", puzzle)
+    fast = run(pdb_idastar(puzzle, h, Limits(), all_solutions=True))
+    slow = run(idastar(puzzle, get_heuristic("manhattan", puzzle), Limits(), all_solutions=True))
+    assert len(fast.moves) == 31
+    assert sorted(map(tuple, fast.solutions)) == sorted(map(tuple, slow.solutions))
+
+
+def test_mirror_lookup_is_used_on_square_boards_only():
+    assert len(get_heuristic("pdb", SlidingPuzzle.from_text("8 6 7/2 5 4/3 0 1")).orientations) == 2
+    middle = (1, 2, 3, 4, 0, 5, 6, 7, 8)
+    assert len(get_heuristic("pdb", SlidingPuzzle(3, 3, middle, middle)).orientations) == 1
+
+
+def test_kernel_honours_limits():
+    from slidelab.errors import SearchLimit
+    puzzle = SlidingPuzzle(2, 4, (7, 6, 5, 4, 3, 2, 1, 0))
+    with pytest.raises(SearchLimit):
+        run(pdb_idastar(puzzle, get_heuristic("pdb", puzzle), Limits(max_nodes=1)))
+
+
+def test_api_solves_with_pdb_and_auto_reports_its_choice():
+    answer = api.solve({"board": "8 6 7/2 5 4/3 0 1", "heuristic": "pdb"})
+    assert answer["ok"] and answer["length"] == 31 and answer["optimal"] is True
+    answer = api.solve({"board": "8 6 7/2 5 4/3 0 1"})
+    assert answer["heuristic"] == "auto" and answer["heuristic_used"] == "pdb" and answer["length"] == 31
