@@ -157,9 +157,9 @@ class TokenPuzzle:
 
     `moves(state)` returns a list of ((from, to), next state), made from a per-occupancy table of the moves that
     are possible when exactly these cells hold pieces; `children(state)` the next states alone (for searches that
-    name no moves until the end). `solution_parity()` exists only when the move graph is
-    bipartite (knight and orthogonal moves always are): then every move takes one piece from one colour class to the
-    other, so the number of pieces on one class changes by one per move and fixes the parity of every solution.
+    name no moves until the end). `solution_parity()` exists only when the move graph is bipartite (knight and
+    orthogonal moves always are): then every move takes one piece from one colour class to the other, so the number
+    of pieces on one class changes by one per move and fixes the parity of every solution.
     """
 
     kind = "tokens"
@@ -235,13 +235,11 @@ class TokenPuzzle:
 
     def state_count(self) -> int:
         """How many arrangements of these pieces the board has (an upper bound on the reachable ones)."""
-        count = math.factorial(sum(self.live))
-        for n in self.piece_counts + (self.empty_count(),):
+        cells = sum(self.live)
+        count = math.factorial(cells)
+        for n in self.piece_counts + (cells - sum(self.piece_counts),):  # each kind, then the empty cells
             count //= math.factorial(n)
         return count
-
-    def empty_count(self) -> int:
-        return sum(self.live) - sum(self.piece_counts)
 
     def apply(self, state, move):
         """The state after `move` = (from, to); InvalidBoard if that is not a legal move."""
@@ -270,6 +268,7 @@ class TokenPuzzle:
 
     # Names and the graph, for readable output and for highlighting in the app.
     def square(self, cell: int) -> str:
+        """The chess-like name of a cell, e.g. `a4`."""
         return square_name(self.rows, self.cols, cell)
 
     def move_name(self, move) -> str:
