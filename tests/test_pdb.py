@@ -197,3 +197,15 @@ def test_api_solves_with_pdb_and_auto_reports_its_choice():
     assert answer["ok"] and answer["length"] == 31 and answer["optimal"] is True
     answer = api.solve({"board": "8 6 7/2 5 4/3 0 1"})
     assert answer["heuristic"] == "auto" and answer["heuristic_used"] == "pdb" and answer["length"] == 31
+
+
+def test_cli_builds_and_writes_the_files_the_site_serves(cache, tmp_path, capsys):
+    from slidelab.cli import main
+    site = tmp_path / "site"
+    assert main(["pdb", "3x3", "2x4", "--out", str(site)]) == 0
+    names = sorted(p.name for p in site.iterdir())
+    assert names == sorted(["3x3_1-2-4-5.slpdb", "3x3_3-6-7-8.slpdb", "2x4_1-2-3-4.slpdb", "2x4_5-6-7.slpdb"])
+    for path in site.iterdir():
+        assert pdb.decode(path.read_bytes())[0] == path.name
+    assert "ready" in capsys.readouterr().out
+    assert main(["pdb", "7x7"]) == 2

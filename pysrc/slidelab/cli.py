@@ -13,7 +13,8 @@ import sys
 
 from . import api
 from .puzzles.tokens import PRESETS, RULES
-from .heuristics.pdb import ENV_DIR, cache_dir
+from .heuristics.pdb import ENV_DIR, cache_dir, write_files
+from .puzzles.sliding import parse_shape
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID = 0, 1, 2
 _PUZZLE_HELP = (f"puzzle type: sliding (the default), tokens (BOARD, --goal and --rule), or a token preset: "
@@ -73,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     pdb.add_argument("shapes", nargs="*", default=["4x4", "3x4"], metavar="SHAPE",
                      help="board shapes like 4x4 (default: 4x4 3x4)")
     pdb.add_argument("--goal", help="a goal position, for a goal whose blank is not in a corner")
+    pdb.add_argument("--out", metavar="DIR", help="also write every table of these shapes as files into DIR (what "
+                     "the site serves to the browser)")
     pdb.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -190,6 +193,8 @@ def _pdb(args) -> dict:
             bar.close()
             return answer
         answers.append({"shape": shape, "tables": answer["tables"]})
+        if args.out:
+            write_files(*parse_shape(shape), args.out)
     bar.close()
     return {"ok": True, "folder": str(cache_dir()), "shapes": answers}
 

@@ -42,7 +42,7 @@ MAX_CELLS = 16  # boards with more cells get no pattern database (their tables w
 MAX_ENTRIES = 16 ** 6  # largest table (bytes): 6 tiles on 16 cells
 QUICK_BUILD_PATTERNS = 30_000  # tables with at most this many placements are built on the spot when needed
 
-# Partitions chosen by measurement (bench/bench_pdb_partitions.py), as goal cells in the canonical frame (blank at
+# Partitions chosen by measurement (docs/benchmarks.md), as goal cells in the canonical frame (blank at
 # cell 0). Each partition is one lookup; on square boards each is also looked up mirrored. Their maximum is used.
 PARTITIONS = {
     (3, 3): (((1, 2, 4, 5), (3, 6, 7, 8)),),
@@ -431,7 +431,7 @@ def write_files(rows, cols, directory, progress=None) -> list[Path]:
     paths = []
     for cells in dict.fromkeys(cells for part in default_partitions(r2, c2, 0) for cells in part):
         name = table_name(r2, c2, cells)
-        table = _table(name, r2, c2, cells, folder, may_build=True, progress=progress)
+        table = _table(name, r2, c2, cells, may_build=True, progress=progress)  # from memory or the cache folder
         path = folder / name
         data = encode(r2, c2, cells, table)
         if not path.exists() or path.read_bytes() != data:

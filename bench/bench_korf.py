@@ -1,0 +1,93 @@
+"""Korf's 100 random 15-puzzle positions solved optimally with the pattern databases (docs/benchmarks.md,
+"heuristics and pattern databases").
+
+    python3 bench/bench_korf.py [--ids 1,2,5 | --first N] [--file PATH]
+
+The databases are loaded (or built, once, into the cache folder) first and that time is reported apart. Then every
+position is solved by IDA* with `auto` (the pattern databases), its length checked against the optimal length listed
+in the file, and one line printed per position: id, length, nodes expanded and generated, CPU and wall seconds. The
+summary gives the totals, the median and the worst position. Exits 1 if any length differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import statistics
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "pysrc"))
+
+from slidelab import api  # noqa: E402
+from slidelab.heuristics import get_heuristic  # noqa: E402
+from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
+from slidelab.search.control import Limits, run  # noqa: E402
+from slidelab.search.idastar import idastar  # noqa: E402
+
+KORF_FILE = ROOT / ".." / "shared" / "data" / "korf100.txt"  # beside the repository
+GOAL = tuple(range(16))
+
+
+def read_positions(path):
+    """[(id, optimal length, tiles)] from the file: lines `id length nodes | tiles`, '#' comments."""
+    positions = []
+    for text in pathlib.Path(path).read_text().splitlines():
+        if text.strip() and not text.startswith("#"):
+            head, tiles = text.split("|")
+            ident, length = head.split()[:2]
+            positions.append((int(ident), int(length), tuple(int(t) for t in tiles.split())))
+    return positions
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--file", default=str(KORF_FILE), help="the positions (default: ../shared/data/korf100.txt)")
+    parser.add_argument("--ids", help="comma-separated ids to run (default: all)")
+    parser.add_argument("--first", type=int, help="run only the first N positions")
+    args = parser.parse_args()
+    positions = read_positions(args.file)
+    if args.ids:
+        wanted = {int(i) for i in args.ids.split(",")}
+        positions = [p for p in positions if p[0] in wanted]
+    if args.first:
+        positions = positions[:args.first]
+
+    started = time.perf_counter()
+    status = api.pattern_databases({"shape": "4x4", "goal": "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"}, build=True)
+    heuristic = get_heuristic("auto", SlidingPuzzle(4, 4, GOAL, GOAL))
+    assert status["ready"] and heuristic.name == "pdb"
+    print(f"databases ready in {time.perf_counter() - started:.2f} s: {', '.join(t['name'] for t in status['tables'])}")
+
+    rows, wrong = [], 0
+    print(f"{'id':>4} {'len':>4} {'expanded':>12} {'generated':>12} {'cpu s':>8} {'wall s':>8}")
+    for ident, length, tiles in positions:
+        puzzle = SlidingPuzzle(4, 4, tiles, GOAL)
+        h = get_heuristic("auto", puzzle)
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = run(idastar(puzzle, h, Limits()))
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        ok = len(result.moves) == length and puzzle.replay(result.moves) == GOAL
+        wrong += not ok
+        rows.append((ident, result.stats.expanded, result.stats.generated, cpu, wall))
+        print(f"{ident:>4} {len(result.moves):>4} {result.stats.expanded:>12,} {result.stats.generated:>12,} "
+              f"{cpu:>8.2f} {wall:>8.2f}{'' if ok else '  WRONG LENGTH, expected ' + str(length)}", flush=True)
+    if not rows:
+        return 0
+    cpu_total = sum(r[3] for r in rows)
+    wall_total = sum(r[4] for r in rows)
+    expanded = sum(r[1] for r in rows)
+    generated = sum(r[2] for r in rows)
+    worst = max(rows, key=lambda r: r[3])
+    print(f"{len(rows)} positions, {len(rows) - wrong} with the optimal length; total {cpu_total:.1f} s cpu, "
+          f"{wall_total:.1f} s wall; {expanded:,} expanded, {generated:,} generated "
+          f"({generated / max(cpu_total, 1e-9):,.0f} generated per cpu second)")
+    print(f"median {statistics.median(r[3] for r in rows):.2f} s cpu, "
+          f"{statistics.median(r[2] for r in rows):,.0f} generated; worst: #{worst[0]} {worst[3]:.2f} s cpu, "
+          f"{worst[2]:,} generated")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

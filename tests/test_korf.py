@@ -1,0 +1,81 @@
+"""Optimal lengths of known hard positions with the pattern databases: a handful of Korf's 100 random 15-puzzle
+positions (the quick ones) and the hardest 3x4 position.
+
+The 4x4 and 3x4 tables come from the cache folder ($SLIDELAB_PDB_DIR, which `build.py` sets to where it built them,
+else the user's cache folder). When they are missing these tests build them if SLIDELAB_BUILD_PDB=1 (minutes for
+4x4), and are skipped otherwise, saying how to build them.
+"""
+
+import os
+import pathlib
+
+import pytest
+
+from slidelab import api
+from slidelab.heuristics import get_heuristic
+from slidelab.puzzles.sliding import SlidingPuzzle
+from slidelab.search.control import Limits, run
+from slidelab.search.idastar import idastar
+
+KORF_FILE = pathlib.Path(__file__).resolve().parent.parent / ".." / "shared" / "data" / "korf100.txt"
+QUICK_ONES = [12, 19, 30, 42, 47, 97]  # each takes well under a second
+KORF_GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
+
+
+def _tables(shape):
+    status = api.pattern_databases({"shape": shape})
+    if not status["ready"]:
+        if os.environ.get("SLIDELAB_BUILD_PDB") != "1":
+            pytest.skip(f"the {shape} pattern databases are not built: run `slidelab pdb {shape}` "
+                        "(or set SLIDELAB_BUILD_PDB=1)")
+        status = api.pattern_databases({"shape": shape}, build=True)
+    assert status["ready"]
+
+
+def _korf_positions():
+    if not KORF_FILE.exists():
+        return {}
+    positions = {}
+    for text in KORF_FILE.read_text().splitlines():
+        if text.strip() and not text.startswith("#"):
+            head, tiles = text.split("|")
+            ident, length = head.split()[:2]
+            positions[int(ident)] = (int(length), tuple(int(t) for t in tiles.split()))
+    return positions
+
+
+KORF = _korf_positions()
+
+
+@pytest.mark.parametrize("ident", QUICK_ONES)
+def test_korf_positions_get_their_optimal_length(ident):
+    if not KORF:
+        pytest.skip(f"{KORF_FILE} is not there")
+    _tables("4x4")
+    length, tiles = KORF[ident]
+    puzzle = SlidingPuzzle(4, 4, tiles, tuple(range(16)))
+    h = get_heuristic("auto", puzzle)
+    assert h.name == "pdb"
+    result = run(idastar(puzzle, h, Limits(max_seconds=60)))
+    assert len(result.moves) == length
+    assert puzzle.replay(result.moves) == puzzle.goal
+
+
+def test_korf_position_through_the_api_with_auto():
+    if not KORF:
+        pytest.skip(f"{KORF_FILE} is not there")
+    _tables("4x4")
+    length, tiles = KORF[12]
+    board = "/".join(" ".join(map(str, tiles[i:i + 4])) for i in range(0, 16, 4))
+    answer = api.solve({"board": board, "goal": KORF_GOAL})
+    assert answer["ok"] and answer["length"] == length == 45
+    assert answer["optimal"] is True and answer["heuristic_used"] == "pdb"
+
+
+def test_hardest_3x4_position_is_53_moves():
+    _tables("3x4")
+    answer = api.solve({"board": "0 3 2 1/8 7 6 5/4 11 10 9"})
+    assert answer["ok"] and answer["length"] == 53 and answer["heuristic_used"] == "pdb"
+    # the same position turned on its side is a 4x3 board, served by the same tables
+    answer = api.solve({"board": "0 8 4/3 7 11/2 6 10/1 5 9", "goal": "1 5 9/2 6 10/3 7 11/4 8 0"})
+    assert answer["ok"] and answer["length"] == 53 and answer["heuristic_used"] == "pdb"
