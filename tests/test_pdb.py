@@ -209,3 +209,19 @@ def test_cli_builds_and_writes_the_files_the_site_serves(cache, tmp_path, capsys
         assert pdb.decode(path.read_bytes())[0] == path.name
     assert "ready" in capsys.readouterr().out
     assert main(["pdb", "7x7"]) == 2
+
+
+@pytest.mark.parametrize("junk", [None, "text", 12, b"", pdb.MAGIC + b"\xff\xff\xff\xff{}"])
+def test_anything_else_is_refused_not_crashed_on(junk):
+    answer = api.install_pattern_database(junk)
+    assert answer["ok"] is False and answer["error"]["code"] == "invalid"
+
+
+def test_a_file_whose_payload_inflates_beyond_its_table_is_refused():
+    import json
+    import struct
+    import zlib
+    header = json.dumps({"rows": 2, "cols": 2, "cells": [1], "entries": 4, "crc32": 0}).encode()
+    bomb = pdb.MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(bytes(10 ** 7))
+    with pytest.raises(InvalidBoard, match="wrong size"):
+        pdb.decode(bomb)

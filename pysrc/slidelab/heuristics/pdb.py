@@ -347,8 +347,8 @@ def encode(rows, cols, cells, table: bytes) -> bytes:
 
 def decode(data) -> tuple[str, bytes]:
     """(table name, table) from file bytes; InvalidBoard if the bytes are not a sound pattern-database file."""
-    data = bytes(data)
     try:
+        data = bytes(data)
         if not data.startswith(MAGIC):
             raise ValueError("not a Slide Lab pattern-database file (or one of an older format)")
         (hlen,) = struct.unpack_from("<I", data, len(MAGIC))
@@ -359,7 +359,7 @@ def decode(data) -> tuple[str, bytes]:
                 and len(set(cells)) == len(cells) and all(0 <= c < rows * cols for c in cells)):
             raise ValueError("its header describes no valid table")
         size = (rows * cols) ** len(cells)
-        excess = zlib.decompress(data[start + hlen:])
+        excess = zlib.decompressobj().decompress(data[start + hlen:], size + 1)  # never more than one table
         if len(excess) != header["entries"] or len(excess) != size:
             raise ValueError("its table has the wrong size")
         md = int.from_bytes(group_manhattan(rows, cols, cells), "little")
