@@ -1,9 +1,9 @@
 """A quick, not necessarily shortest, solver for sliding puzzles of any size: reduction line by line.
 
 While the unsolved region is larger than 3x3, one of its outer lines that does not hold the blank's goal cell is
-solved and frozen: its tiles are brought home one at a time, the last two together, each step by A* on a small
-abstract puzzle (the blank and the one or two tiles being placed, every other free tile ignored, the frozen cells
-walls; the moves counted are the blank's), weighted towards the goal since these paths need not be shortest. The last region (3x3 or smaller) is then solved optimally by IDA* with the
+solved and frozen: its tiles are brought home one at a time, the last two together, each step by a weighted A* on a
+small abstract puzzle (the blank and the one or two tiles being placed, every other free tile ignored, the frozen cells
+walls; the moves counted are the blank's). The last region (3x3 or smaller) is then solved optimally by IDA* with the
 strongest heuristic at hand. Finally moves that undo the previous one are cancelled. The answer says optimal: false
 (unless the whole board was that last region) and carries the best lower bound known, h(start).
 """
