@@ -38,7 +38,9 @@ PYODIDE_VERSION = "314.0.7"
 PYSCRIPT_VERSION = "0.7.31"
 MICROPIP_VERSION = "0.11.1"  # the version pyodide 314's lock file names; PyPI's wheel has another hash (patched)
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
-TEST_PACKAGES = "test"  # the optional-dependencies group of pyproject.toml installed into .venv
+TEST_PACKAGES = "test,build"  # the optional-dependencies groups of pyproject.toml installed into .venv
+PDB_SHAPES = ["4x4", "3x4"]  # pattern databases served to the browser (3x4 tables also serve 4x3)
+PDB_CACHE = CACHE / "pdb"  # built once, reused by every later build and by the tests (SLIDELAB_PDB_DIR)
 
 MIME_TYPES = {
     ".mjs": "text/javascript",
@@ -141,8 +143,18 @@ def build_wheel(out_dir: Path) -> Path:
 # Assembling dist/
 
 
-def build_site() -> Path:
-    """Assemble the static site in dist/: the web app, Pyodide, PyScript, micropip and the slidelab wheel."""
+def build_pattern_databases(out_dir: Path, python: str = sys.executable) -> None:
+    """Write the served pattern-database files into out_dir, building missing ones into .cache/pdb first.
+
+    The first build takes minutes (faster when numpy is importable by `python`); later builds copy the cache.
+    """
+    env = dict(os.environ, PYTHONPATH=str(PYSRC), SLIDELAB_PDB_DIR=str(PDB_CACHE))
+    run([python, "-m", "slidelab", "pdb", *PDB_SHAPES, "--out", out_dir], env=env)
+
+
+def build_site(python: str = sys.executable) -> Path:
+    """Assemble the static site in dist/: the web app, Pyodide, PyScript, micropip, the slidelab wheel and the
+    pattern databases."""
     pyodide = npm_package("pyodide", PYODIDE_VERSION)
     pyscript = npm_package("@pyscript/core", PYSCRIPT_VERSION)
     micropip = micropip_wheel()
@@ -167,6 +179,7 @@ def build_site() -> Path:
         if path.suffix in (".js", ".css"):
             shutil.copy2(path, core / path.name)
 
+    build_pattern_databases(staging / "pdb", python)
     wheel = build_wheel(staging / "wheels")
     config = {"interpreter": "./pyodide/pyodide.mjs", "packages": [f"./wheels/{wheel.name}"]}
     (staging / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
@@ -270,8 +283,8 @@ def find_chromium(python: Path) -> str:
 def run_tests(pytest_args: list[str]) -> int:
     python = ensure_venv()
     chromium = find_chromium(python)
-    build_site()
-    env = dict(os.environ, SLIDELAB_CHROMIUM=chromium)
+    build_site(str(python))
+    env = dict(os.environ, SLIDELAB_CHROMIUM=chromium, SLIDELAB_PDB_DIR=str(PDB_CACHE))
     log("running the test suite")
     return subprocess.run([str(python), "-m", "pytest", *pytest_args], cwd=ROOT, env=env).returncode
 

@@ -47,6 +47,10 @@ async def solve(request):
     return _js(await _drive(api.solve_steps(_py(request))))
 
 
+async def explore(request):
+    return _js(await _drive(api.explore_steps(_py(request))))
+
+
 def check(request):
     return _js(api.check(_py(request)))
 
@@ -60,4 +64,4 @@ def cancel():
     _cancel_below = _started
 
 
-__export__ = ["solve", "check", "describe", "cancel"]
+__export__ = ["solve", "explore", "check", "describe", "cancel"]
