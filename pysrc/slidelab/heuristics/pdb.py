@@ -433,7 +433,9 @@ def write_files(rows, cols, directory, progress=None) -> list[Path]:
         name = table_name(r2, c2, cells)
         table = _table(name, r2, c2, cells, may_build=True, progress=progress)  # from memory or the cache folder
         path = folder / name
-        data = encode(r2, c2, cells, table)
+        cached = cache_dir() / name
+        # the cache file is already encoded (compressing again costs seconds per table)
+        data = cached.read_bytes() if cached.is_file() else encode(r2, c2, cells, table)
         if not path.exists() or path.read_bytes() != data:
             path.write_bytes(data)
         paths.append(path)
