@@ -86,7 +86,8 @@ def test_the_default_goal_is_left_out_and_escapes_are_read(share: Page):
     ("#puzzle=sliding&board=01,2/3,0", "numbers separated by commas"),
     ("#puzzle=sliding&board=1,2,/3,0", "numbers separated by commas"),
     ("#puzzle=sliding&board=1,2/3,0/", "numbers separated by commas"),
-    ("#puzzle=sliding&board=1,2/3,4", "tile 4 is too large for a 2x2 board"),
+    ("#puzzle=sliding&board=1,2/3,4", "the board has no blank"),
+    ("#puzzle=sliding&board=1,5/3,0", "tile 5 is too large for a 2x2 board"),
     ("#puzzle=sliding&board=1,2/3,1", "tile 1 appears more than once"),
     ("#puzzle=sliding&board=1,2,3", "a 1x3 board is not supported"),
     ("#puzzle=sliding&board=1,2/3,0&goal=0,1,2/3,4,5", "the goal does not have the same shape as the board"),
@@ -100,3 +101,25 @@ def test_a_malformed_link_is_rejected_with_a_reason(share: Page, link: str, reas
     }""", link)
     assert error is not None and error[0] == "LinkError"
     assert reason in error[1]
+
+
+BAD_BOARDS = ["1 2/3 4", "1 2/3 1", "1 5/0 0", "5 2/3 0", "1 2 3/4 9 6/7 8 9", "0 2/3 7", "1,2/3", "x 2/3 0", ""]
+
+
+def test_board_text_is_refused_for_the_same_reason_as_by_the_engine(share: Page):
+    from slidelab.errors import InvalidBoard
+    from slidelab.puzzles.sliding import parse_board
+
+    def engine_reason(text):
+        try:
+            parse_board(text)
+        except InvalidBoard as e:
+            return str(e).replace("'", "")
+        return None
+
+    reasons = share.evaluate("""texts => texts.map(text => {
+      try { m.parseBoard(text); return null; } catch (e) { return e.message.replaceAll("'", ''); }
+    })""", BAD_BOARDS)
+    assert reasons == [engine_reason(text) for text in BAD_BOARDS]
+    assert reasons[0] == "the board has no blank (write 0, _ or . for it)"
+    assert reasons[3] == "tile 5 is too large for a 2x2 board (tiles are 1..3)"
