@@ -2,6 +2,8 @@
 
 import { SlidingBoardView } from './board.js';
 import { Solver } from './bridge.js';
+import { QUICK_OFFER_S, lengthText, offerAtOnce, quickRequest } from './quick.js';
+import { TableLoader, progressText } from './tables.js';
 import { LinkError, formatFragment, parseFragment } from './share.js';
 import {
   BoardError, applyMove, defaultGoal, formatBoard, moveDirection, parseBoard, randomPosition, sameCells, scramble,
@@ -23,7 +25,7 @@ const ui = {
   status: $('solver-status'), statusText: $('solver-status-text'), statusTime: $('solver-status-time'), notice: $('notice'), noticeText: $('notice-text'),
   size: $('size'), scramble: $('scramble'), shuffle: $('shuffle'), reset: $('reset'),
   moveCount: $('move-count'), playMessage: $('play-message'),
-  solve: $('solve'), hint: $('hint'), cancel: $('cancel'), method: $('method'),
+  solve: $('solve'), hint: $('hint'), cancel: $('cancel'), quick: $('quick-solve'), method: $('method'),
   progress: $('progress'), bound: $('progress-bound'), nodes: $('progress-nodes'), rate: $('progress-rate'),
   elapsed: $('progress-elapsed'), progressNote: $('progress-note'), message: $('solver-message'),
   result: $('result'), resultLength: $('result-length'), resultStats: $('result-stats'), moveList: $('move-list'),
@@ -48,6 +50,7 @@ const known = new Map();  // "goal|position" -> an optimal move list from there 
 
 const view = new SlidingBoardView($('board'), { onTile: tile => playerMove(tile) });
 const solver = new Solver({ onStatus: showSolverStatus });
+const tables = new TableLoader(solver);
 
 // ---- position and play ----------------------------------------------------------------------------------------
 
@@ -76,6 +79,7 @@ function setPuzzle(board, goal = defaultGoal(board.rows, board.cols), { stopReas
   syncSizeSelect();
   writeLink();
   render();
+  updateControls();
 }
 
 function playerMove(tile) {
@@ -240,27 +244,34 @@ async function runSolver(kind) {
     const moves = known.get(knownKey(state.board.cells));
     if (moves) return showHint(moves);
   }
-  const task = { kind, stopReason: null };
+  const task = { kind, stopReason: null, offerQuick: false };
+  task.finished = new Promise(resolve => { task.finish = resolve; });
   const start = state.board;
   state.task = task;
-  if (kind === 'solve') {
+  if (kind !== 'hint') {
     stopPlayback();
     showResult(null);
   }
   state.hint = null;
   render();
-  say(kind === 'solve' ? 'Searching for a shortest solution…' : 'Looking for the best next move…');
+  const searching = { solve: 'Searching for a shortest solution…', hint: 'Looking for the best next move…',
+    quick: 'Finding a solution quickly (not necessarily shortest)…' };
+  say(searching[kind]);
   showProgress(true);
   updateControls();
-  const answer = await solver.solve(solveRequest(), event => showProgressEvent(event));
+  let request = solveRequest();
+  if (kind === 'quick') request = quickRequest(request);
+  else request = await loadTables(task, request, searching[kind]);
+  const answer = task.stopReason === null ? await solver.solve(request, event => showProgressEvent(event)) : null;
   state.task = null;
+  task.finish();
   showProgress(false);
   updateControls();
   if (task.stopReason !== null) {
     say(task.stopReason ? `Search stopped: ${task.stopReason}.` : 'Search cancelled.');
   } else if (answer.ok) {
-    remember(start, answer.moves);
-    if (kind === 'solve') {
+    if (answer.optimal) remember(start, answer.moves);
+    if (kind !== 'hint') {
       say('');
       showResult(answer, start);
     } else {
@@ -279,7 +290,39 @@ async function runSolver(kind) {
 function stopTask(reason) {
   if (!state.task) return;
   state.task.stopReason = reason;
+  state.task.onStop?.();
   solver.cancel();
+}
+
+/** Before an auto or pdb search: fetch the pattern databases it needs (once per page), showing the download, and
+ * offer the quick solver meanwhile. If they cannot be had, the search runs without them, with a notice. */
+async function loadTables(task, request, searching) {
+  if (!(await tables.needed(request))) return request;
+  const stopped = new Promise(resolve => { task.onStop = resolve; });
+  const outcome = await Promise.race([stopped, tables.prepare(request, progress => {
+    if (state.task !== task) return;
+    task.offerQuick = true;
+    updateControls();
+    say(`${progressText(progress)}…`);
+  })]);
+  if (!outcome || state.task !== task) return request;
+  say(searching);
+  if (outcome.ok) return request;
+  showNotice(`The pattern databases could not be loaded (${outcome.message}); searching without them, with walking `
+    + 'distance, which is much slower on hard positions. The quick solver answers at once.');
+  task.offerQuick = true;
+  updateControls();
+  return { ...request, heuristic: 'auto' };
+}
+
+/** The quick solver, on request: any search running is stopped first. */
+async function quickSolve() {
+  const running = state.task;
+  if (running) {
+    stopTask('switched to the quick solver');
+    await running.finished;
+  }
+  runSolver('quick');
 }
 
 function remember(start, moves) {
@@ -315,6 +358,10 @@ function showProgressEvent(event) {
     ui.nodes.textContent = formatLarge(event.expanded);
     ui.rate.textContent = formatCount(event.nodes_per_s);
     ui.elapsed.textContent = `${event.elapsed_s.toFixed(1)} s`;
+    if (event.elapsed_s > QUICK_OFFER_S && state.task && !state.task.offerQuick) {
+      state.task.offerQuick = true;
+      updateControls();
+    }
     if (event.elapsed_s > LONG_SEARCH_S && !ui.progressNote.textContent) {
       ui.progressNote.textContent = 'This one is hard: the search may take minutes or longer. Cancel at any time.';
     }
@@ -332,6 +379,8 @@ function updateControls() {
   ui.hint.disabled = !ready || !!state.task;
   const title = ready ? '' : 'The solver is still loading';
   ui.solve.title = ui.hint.title = title;
+  ui.quick.hidden = state.task ? state.task.kind === 'quick' || !state.task.offerQuick : !offerAtOnce(state.board);
+  ui.quick.disabled = !ready;
 }
 
 function showSolverStatus(status, detail) {
@@ -374,7 +423,7 @@ function showResult(answer, start) {
   ui.result.hidden = !answer;
   if (!answer) return;
   const stats = answer.stats;
-  ui.resultLength.textContent = `${answer.length} ${plural(answer.length, 'move')}${answer.optimal ? ' (optimal)' : ''}`;
+  ui.resultLength.textContent = lengthText(answer);
   const iterations = stats.iterations ? `, ${stats.iterations.length} ${plural(stats.iterations.length, 'iteration')}` : '';
   ui.resultStats.textContent = `${formatCount(stats.expanded)} nodes expanded in ${formatSeconds(stats.elapsed_s)}${iterations}`;
   const items = [];
@@ -475,6 +524,7 @@ function wire() {
   ui.solve.addEventListener('click', () => runSolver('solve'));
   ui.hint.addEventListener('click', () => runSolver('hint'));
   ui.cancel.addEventListener('click', () => stopTask(''));
+  ui.quick.addEventListener('click', quickSolve);
   ui.first.addEventListener('click', () => showStep(0, { stopTimer: true }));
   ui.back.addEventListener('click', () => showStep(state.playback.step - 1, { stopTimer: true }));
   ui.play.addEventListener('click', togglePlay);

@@ -83,6 +83,16 @@ export class Solver {
     return this.#call('describe');
   }
 
+  /** Which pattern-database tables a board ({board, goal?}) needs: {ok, tables: [{name, ready}], ready}. */
+  patternDatabases(request) {
+    return this.#call('pattern_databases', request);
+  }
+
+  /** Hand a pattern-database file's bytes (a Uint8Array) to the worker: {ok, name}. */
+  installPatternDatabase(bytes) {
+    return this.#call('install_pattern_database', bytes);
+  }
+
   /** Stop the running solve; resolves when it has stopped. */
   async cancel() {
     const running = this.#running;

@@ -59,9 +59,18 @@ def describe():
     return _js(api.describe())
 
 
+def pattern_databases(request):
+    return _js(api.pattern_databases(_py(request)))
+
+
+def install_pattern_database(data):
+    # the page fetches the file and passes its bytes (a Uint8Array, a memoryview here)
+    return _js(api.install_pattern_database(_py(data)))
+
+
 def cancel():
     global _cancel_below
     _cancel_below = _started
 
 
-__export__ = ["solve", "explore", "check", "describe", "cancel"]
+__export__ = ["solve", "explore", "check", "describe", "pattern_databases", "install_pattern_database", "cancel"]
