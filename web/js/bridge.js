@@ -4,10 +4,11 @@
 //   solver.start();
 //   const answer = await solver.solve(request, progress => {});   // always resolves with an api answer dict
 //   solver.cancel();                                              // the running solve answers code "cancelled"
+//   const space = await solver.explore({shape: '3x3'}, progress => {});    // every position, by distance
 //
-// One long request (solve) runs at a time; check and describe may run beside it. Cancel is cooperative (the worker
-// sees it between two progress reports); if the worker does not answer within CANCEL_GRACE_MS, it is terminated
-// and started again, and the pending request is answered here.
+// One long request (solve or explore) runs at a time; check and describe may run beside it. Cancel is cooperative
+// (the worker sees it between two progress reports); if the worker does not answer within CANCEL_GRACE_MS, it is
+// terminated and started again, and the pending request is answered here.
 
 const CANCEL_GRACE_MS = 2000;
 
@@ -73,6 +74,12 @@ export class Solver {
   solve(request, onProgress = () => {}) {
     if (this.#running) return Promise.resolve(failure('busy', 'the solver is already working on a request'));
     return this.#call('solve', request, onProgress);
+  }
+
+  /** Explore a whole state space ({shape, goal?} or {board, ...}); like solve, it is the one long request. */
+  explore(request, onProgress = () => {}) {
+    if (this.#running) return Promise.resolve(failure('busy', 'the solver is already working on a request'));
+    return this.#call('explore', request, onProgress);
   }
 
   check(request) {
