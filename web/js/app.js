@@ -2,7 +2,7 @@
 
 import { SlidingBoardView } from './board.js';
 import { Solver } from './bridge.js';
-import { QUICK_OFFER_S, lengthText, offerAtOnce, quickRequest } from './quick.js';
+import { QUICK_OFFER_S, lengthText, offerAtOnce, quickApplies, quickRequest } from './quick.js';
 import { TableLoader, progressText } from './tables.js';
 import { LinkError, formatFragment, parseFragment } from './share.js';
 import {
@@ -358,7 +358,7 @@ function showProgressEvent(event) {
     ui.nodes.textContent = formatLarge(event.expanded);
     ui.rate.textContent = formatCount(event.nodes_per_s);
     ui.elapsed.textContent = `${event.elapsed_s.toFixed(1)} s`;
-    if (event.elapsed_s > QUICK_OFFER_S && state.task && !state.task.offerQuick) {
+    if (event.elapsed_s > QUICK_OFFER_S && state.task && !state.task.offerQuick && quickApplies(solveRequest())) {
       state.task.offerQuick = true;
       updateControls();
     }

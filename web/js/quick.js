@@ -6,6 +6,9 @@ const OPTIMAL_REACH_CELLS = 16;  // beyond the 15-puzzle, optimal search is out 
 
 export const offerAtOnce = board => board.cells.length > OPTIMAL_REACH_CELLS;
 
+/** Whether the quick solver can answer a solve request: it solves sliding boards only. */
+export const quickApplies = request => (request.puzzle ?? 'sliding') === 'sliding';
+
 /** The quick solver's request for a solve request: the `auto` heuristic gives the best lower bound at hand. */
 export const quickRequest = request => ({ ...request, algorithm: 'quick', heuristic: 'auto' });
 
