@@ -86,7 +86,8 @@ def first_use(browser, url: str) -> dict:
     shown = page.evaluate("performance.now()") / 1000
     length = page.inner_text("#result-length")
     context.close()
-    return {"ready": ready, "clicked": clicked, "shown": shown, "length": length, "bytes": sum(size for _, size in sizes),
+    return {"ready": ready, "clicked": clicked, "shown": shown, "length": length,
+            "bytes": sum(size for _, size in sizes),
             "pdb_bytes": sum(size for address, size in sizes if "/pdb/" in address)}
 
 
@@ -125,7 +126,8 @@ def main() -> int:
         use = first_use(browser, url)
         print(f"first use (fresh page, Korf #79 by the app): solver ready {use['ready']:.2f} s after navigation, "
               f"Solve clicked at {use['clicked']:.2f} s, answer '{use['length']}' shown "
-              f"{use['shown'] - use['clicked']:.2f} s later (tables fetched, installed, searched); downloaded {use['bytes'] / 1e6:.1f} MB "
+              f"{use['shown'] - use['clicked']:.2f} s later (tables fetched, installed, searched); downloaded "
+              f"{use['bytes'] / 1e6:.1f} MB "
               f"in all, of which pattern databases {use['pdb_bytes'] / 1e6:.2f} MB")
 
         page = browser.new_context().new_page()

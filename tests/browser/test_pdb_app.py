@@ -13,8 +13,10 @@ pytestmark = pytest.mark.browser
 READY_TIMEOUT_MS = 90_000
 KORF_GOAL = "0,1,2,3/4,5,6,7/8,9,10,11/12,13,14,15"
 # Korf's #79 and #12 (42 and 45 moves in ../shared/data/korf100.txt), the two fastest of his 100
-KORF_79 = f"#puzzle=sliding&board=0,1,9,7/11,13,5,3/14,12,4,2/8,6,10,15&goal={KORF_GOAL}&algorithm=idastar&heuristic=auto"
-KORF_12 = f"#puzzle=sliding&board=14,1,9,6/4,8,12,5/7,2,3,0/10,11,13,15&goal={KORF_GOAL}&algorithm=idastar&heuristic=auto"
+KORF_79 = (f"#puzzle=sliding&board=0,1,9,7/11,13,5,3/14,12,4,2/8,6,10,15&goal={KORF_GOAL}"
+           "&algorithm=idastar&heuristic=auto")
+KORF_12 = (f"#puzzle=sliding&board=14,1,9,6/4,8,12,5/7,2,3,0/10,11,13,15&goal={KORF_GOAL}"
+           "&algorithm=idastar&heuristic=auto")
 FOUR_BY_FOUR_TABLES = {"4x4_4-5-8-9-12-13.slpdb", "4x4_6-7-10-11-14-15.slpdb"}
 # 30 moves from the goal (walking distance needs 3,065 nodes), so the fallback answers at once
 THREE_BY_FOUR = "#puzzle=sliding&board=5,7,2,8/11,4,0,10/1,9,6,3&algorithm=idastar&heuristic=pdb"
@@ -99,7 +101,8 @@ def test_a_5x5_board_gets_a_quick_labelled_solution_that_plays_to_the_goal(page:
     quick.click()
     expect(page.locator("#result")).to_be_visible(timeout=30_000)
     headline = page.inner_text("#result-length")
-    found = re.fullmatch(r"(\d+) moves \(quick: not necessarily shortest; the shortest needs at least (\d+)\)", headline)
+    found = re.fullmatch(r"(\d+) moves \(quick: not necessarily shortest; the shortest needs at least (\d+)\)",
+                         headline)
     assert found, headline
     length, bound = map(int, found.groups())
     assert bound == 56 and length > bound  # auto on 5x5 is linear conflict: 56 for this board
