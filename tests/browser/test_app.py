@@ -86,12 +86,13 @@ def test_page_is_usable_at_once_becomes_ready_and_stays_on_its_origin(page: Page
     page.keyboard.press("ArrowLeft")  # the tile right of the gap (4) slides left
     assert shown_board(page) == "8 6 7/2 4 0/3 5 1"
     expect(page.locator("#move-count")).to_have_text("4")
-    assert page.evaluate("location.hash") == "#puzzle=sliding&board=8,6,7/2,4,0/3,5,1&algorithm=idastar&heuristic=manhattan"
+    assert page.evaluate("location.hash") == "#puzzle=sliding&board=8,6,7/2,4,0/3,5,1&algorithm=idastar&heuristic=auto"
 
     wait_ready(page)
     expect(page.locator("#solver-status")).to_contain_text("ready")
     expect(page.locator("#solve")).to_be_enabled()
-    expect(page.locator("#method")).to_have_text("IDA* with Manhattan distance")
+    expect(page.locator("#algorithm")).to_have_value("idastar")
+    expect(page.locator("#heuristic")).to_have_value("auto")
     foreign = [url for url in requests if not url.startswith((base_url, "blob:", "data:"))]
     assert foreign == []
     assert any(url.endswith(".whl") and "slidelab" in url for url in requests)  # the engine came from this site
@@ -159,7 +160,7 @@ def test_a_shared_link_restores_its_position_and_goal(page: Page, base_url: str)
     page.goto(base_url)
     tile(page, 1).click()
     moved = page.evaluate("location.href")
-    assert moved.endswith("#puzzle=sliding&board=8,6,7/2,5,4/3,1,0&algorithm=idastar&heuristic=manhattan")
+    assert moved.endswith("#puzzle=sliding&board=8,6,7/2,5,4/3,1,0&algorithm=idastar&heuristic=auto")
     other = page.context.new_page()
     other.goto(moved)
     assert shown_board(other) == "8 6 7/2 5 4/3 1 0"

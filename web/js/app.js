@@ -1,7 +1,11 @@
 // App wiring: the state of the page, the controls, and the calls to the solver bridge.
 
+import { MethodPicker } from './algorithms.js';
 import { SlidingBoardView } from './board.js';
 import { Solver } from './bridge.js';
+import { Comparison } from './compare.js';
+import { Explorer } from './explore.js';
+import { StatsPanel } from './stats.js';
 import { QUICK_OFFER_S, lengthText, offerAtOnce, quickApplies, quickRequest } from './quick.js';
 import { TableLoader, progressText } from './tables.js';
 import { LinkError, formatFragment, parseFragment } from './share.js';
@@ -12,7 +16,7 @@ import {
 
 const DEFAULT_BOARD = '8 6 7/2 5 4/3 0 1';
 const DEFAULT_ALGORITHM = 'idastar';
-const DEFAULT_HEURISTIC = 'manhattan';
+const DEFAULT_HEURISTIC = 'auto';
 const SIZES = ['2x2', '2x3', '3x3', '3x4', '4x4', '4x5', '5x5'];
 const SCRAMBLE_RANDOM_UP_TO = 12;  // boards up to this many cells shuffle to any position; larger ones by moves
 const LONG_SEARCH_S = 8;           // after this long, say that a search may take much longer
@@ -51,6 +55,20 @@ const known = new Map();  // "goal|position" -> an optimal move list from there 
 const view = new SlidingBoardView($('board'), { onTile: tile => playerMove(tile) });
 const solver = new Solver({ onStatus: showSolverStatus });
 const tables = new TableLoader(solver);
+const picker = new MethodPicker({
+  algorithm: $('algorithm'), heuristic: $('heuristic'), heuristicField: $('heuristic-field'), note: ui.method,
+  onChange: chooseMethod,
+});
+const statsPanel = new StatsPanel($('stats-panel'));
+const comparison = new Comparison($('compare'), { solver, request: () => solveRequest(), onBusy: updateControls });
+const explorer = new Explorer($('explore'), {
+  solver, onBusy: updateControls,
+  puzzle: () => ({ kind: 'sliding', rows: state.board.rows, cols: state.board.cols, goal: boardText(goalBoard()) }),
+  onPick: (board, goal) => {
+    setPuzzle(parseBoard(board), parseBoard(goal).cells, { puzzle: 'sliding' });
+    ui.board.scrollIntoView({ block: 'nearest' });
+  },
+});
 
 // ---- position and play ----------------------------------------------------------------------------------------
 
@@ -156,6 +174,7 @@ function linkState() {
 function writeLink() {
   state.linkHash = formatFragment(linkState());
   history.replaceState(null, '', state.linkHash);
+  picker.set(state.algorithm, state.heuristic);
   ui.link.value = location.href;
   ui.copied.textContent = '';
 }
@@ -258,6 +277,7 @@ async function runSolver(kind) {
     quick: 'Finding a solution quickly (not necessarily shortest)…' };
   say(searching[kind]);
   showProgress(true);
+  if (kind !== 'hint') statsPanel.begin();
   updateControls();
   let request = solveRequest();
   if (kind === 'quick') request = quickRequest(request);
@@ -353,7 +373,8 @@ function showProgress(on) {
 }
 
 function showProgressEvent(event) {
-  ui.bound.textContent = event.bound;
+  ui.bound.textContent = event.bound ?? event.depth;  // breadth-first searches report their depth
+  if (state.task?.kind !== 'hint') statsPanel.progress(event);
   if (event.type === 'progress') {
     ui.nodes.textContent = formatLarge(event.expanded);
     ui.rate.textContent = formatCount(event.nodes_per_s);
@@ -375,12 +396,13 @@ function say(text, tone = '') {
 
 function updateControls() {
   const ready = solver.status === 'ready';
-  ui.solve.disabled = !ready || !!state.task;
-  ui.hint.disabled = !ready || !!state.task;
+  const labBusy = comparison.running || explorer.running;  // they use the solver too
+  ui.solve.disabled = ui.hint.disabled = !ready || !!state.task || labBusy;
+  for (const part of [comparison, explorer]) part.setEnabled(ready && !state.task && !labBusy);
   const title = ready ? '' : 'The solver is still loading';
   ui.solve.title = ui.hint.title = title;
   ui.quick.hidden = state.task ? state.task.kind === 'quick' || !state.task.offerQuick : !offerAtOnce(state.board);
-  ui.quick.disabled = !ready;
+  ui.quick.disabled = !ready || labBusy;
 }
 
 function showSolverStatus(status, detail) {
@@ -413,15 +435,24 @@ async function checkMethod() {
     writeLink();
     return checkMethod();
   }
-  ui.method.textContent = algorithm.uses_heuristic ? `${algorithm.title} with ${heuristic.title}` : algorithm.title;
-  ui.method.title = `${algorithm.description} ${algorithm.uses_heuristic ? heuristic.description : ''}`.trim();
+  picker.setCatalogue(catalogue, 'sliding');
+  picker.set(state.algorithm, state.heuristic);
+  comparison.setCatalogue(catalogue);
+}
+
+/** The user chose another algorithm or heuristic: the next search uses it, and the link says so. */
+function chooseMethod(algorithm, heuristic) {
+  state.algorithm = algorithm;
+  state.heuristic = heuristic;
+  writeLink();
 }
 
 // ---- result and playback ---------------------------------------------------------------------------------------
 
 function showResult(answer, start) {
   ui.result.hidden = !answer;
-  if (!answer) return;
+  if (!answer) return statsPanel.clear();
+  statsPanel.finish(answer, picker.title(answer.algorithm, answer.heuristic));
   const stats = answer.stats;
   ui.resultLength.textContent = lengthText(answer);
   const iterations = stats.iterations ? `, ${stats.iterations.length} ${plural(stats.iterations.length, 'iteration')}` : '';

@@ -1,0 +1,238 @@
+// Compare: several algorithm/heuristic pairs run one after another on the same position, each under a time limit,
+// with a table (length, expanded, stored, time) and a bar chart of the nodes expanded (log scale).
+//
+//   const comparison = new Comparison(element, { solver, request: () => ({board, goal?}), onBusy });
+//   comparison.setCatalogue(await solver.describe());
+//   comparison.setEnabled(free);   // whether the solver is free to start a comparison
+//   comparison.running;            // while a comparison runs (the page's other searches wait)
+//
+// A run can be skipped (the next one starts) or the comparison stopped; a run that reaches its time limit (or the
+// memory cap of the searches that store positions) says so and shows the nodes it had expanded by then.
+
+import { MethodPicker } from './algorithms.js';
+import { BarChart, compact } from './chart.js';
+import { formatCount, formatSeconds } from './stats.js';
+
+const DEFAULT_RUNS = [
+  ['bfs', 'auto'], ['bidirectional', 'auto'], ['iddfs', 'auto'], ['astar', 'manhattan'], ['idastar', 'manhattan'],
+  ['idastar', 'linear_conflict'], ['idastar', 'auto'],
+];
+const TIME_LIMITS_S = [2, 5, 10, 30];
+const DEFAULT_TIME_LIMIT_S = 10;
+const LIMIT_CODES = new Set(['limit', 'too_large']);
+
+export class Comparison {
+  #runs = DEFAULT_RUNS.map(([algorithm, heuristic]) => newRun(algorithm, heuristic));
+  #current = null;    // the run in progress
+  #stopping = false;  // Stop was pressed: the remaining runs are left out
+  #enabled = false;
+  #board = '';        // the position of the last comparison
+
+  constructor(element, { solver, request, onBusy = () => {} }) {
+    Object.assign(this, { element, solver, request, onBusy });
+    element.insertAdjacentHTML('beforeend', `
+      <p class="muted intro">Runs each method below on the position on the board, one after another, and compares
+        the work it did. Each run stops at the time limit.</p>
+      <div class="table-scroll">
+        <table class="compare-table">
+          <caption class="visually-hidden">Comparison of the methods</caption>
+          <thead><tr><th scope="col">Method</th><th scope="col">Length</th><th scope="col">Expanded</th>
+            <th scope="col">Stored</th><th scope="col">Time</th><th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>
+          <tbody></tbody>
+        </table>
+      </div>
+      <div class="compare-add">
+        <label class="field">Algorithm <select class="add-algorithm" disabled></select></label>
+        <label class="field heuristic-field">Heuristic <select class="add-heuristic" disabled></select></label>
+        <button type="button" class="add-run" disabled>Add</button>
+      </div>
+      <p class="method compare-note"></p>
+      <div class="actions">
+        <label class="field">Time limit per run <select class="time-limit"></select></label>
+        <button type="button" class="primary start" disabled>Compare</button>
+        <button type="button" class="skip" hidden>Skip this run</button>
+        <button type="button" class="danger stop" hidden>Stop</button>
+      </div>
+      <p class="message" aria-live="polite"></p>
+      <div class="compare-chart"></div>`);
+    const find = selector => element.querySelector(selector);
+    this.body = find('tbody');
+    this.picker = new MethodPicker({
+      algorithm: find('.add-algorithm'), heuristic: find('.add-heuristic'), heuristicField: find('.heuristic-field'),
+      note: find('.compare-note'),
+    });
+    this.picker.set('idastar', 'walking_distance');
+    this.addButton = find('.add-run');
+    this.startButton = find('.start');
+    this.skipButton = find('.skip');
+    this.stopButton = find('.stop');
+    this.timeLimit = find('.time-limit');
+    this.message = find('.message');
+    for (const s of TIME_LIMITS_S) this.timeLimit.append(new Option(`${s} s`, s, false, s === DEFAULT_TIME_LIMIT_S));
+    this.chart = new BarChart(find('.compare-chart'), { layout: 'rows', log: true, label: 'Nodes expanded by each run' });
+    this.addButton.addEventListener('click', () => this.#add());
+    this.startButton.addEventListener('click', () => this.run());
+    this.skipButton.addEventListener('click', () => this.#interrupt('skip'));
+    this.stopButton.addEventListener('click', () => this.#interrupt('stop'));
+    this.body.addEventListener('click', event => {
+      const button = event.target.closest('button[data-remove]');
+      if (button) this.#remove(Number(button.dataset.remove));
+    });
+    this.#render();
+  }
+
+  get running() {
+    return this.#current !== null;
+  }
+
+  setCatalogue(catalogue) {
+    this.picker.setCatalogue(catalogue);
+    this.#render();
+  }
+
+  setEnabled(free) {
+    this.#enabled = free;
+    this.#controls();
+  }
+
+  /** Run every listed method on the position, one at a time. */
+  async run() {
+    const base = this.request();
+    delete base.algorithm;  // each run names its own
+    delete base.heuristic;
+    const seconds = Number(this.timeLimit.value);
+    this.#board = base.board;
+    this.#stopping = false;
+    this.#runs = this.#runs.map(run => newRun(run.algorithm, run.heuristic));
+    this.message.textContent = '';
+    this.#current = this.#runs[0];  // busy from the first moment
+    this.onBusy();
+    for (const run of this.#runs) {
+      if (this.#stopping) {
+        run.status = 'not run';
+        continue;
+      }
+      this.#current = run;
+      run.status = 'running';
+      this.#render();
+      await this.solver.start();  // after a restart (a cancel the worker did not answer) the solver loads again
+      const request = { ...base, algorithm: run.algorithm, max_seconds: seconds };
+      if (this.picker.usesHeuristicFor(run.algorithm)) request.heuristic = run.heuristic;
+      const answer = await this.solver.solve(request, event => {
+        if (event.type === 'progress' && event.expanded > run.reached) {
+          run.reached = event.expanded;
+          this.#render();
+        }
+      });
+      if (answer.ok) {
+        Object.assign(run, { status: 'done', answer });
+      } else if (run.action) {
+        run.status = run.action === 'skip' ? 'skipped' : 'stopped';
+      } else if (LIMIT_CODES.has(answer.error.code)) {
+        Object.assign(run, { status: 'limit', note: answer.error.message });
+      } else {
+        Object.assign(run, { status: 'error', note: answer.error.message });
+      }
+    }
+    this.#current = null;
+    const finished = this.#runs.filter(run => run.status === 'done').length;
+    this.message.textContent = `${finished} of ${this.#runs.length} runs finished.`;
+    this.#render();
+    this.onBusy();
+  }
+
+  #interrupt(action) {
+    if (!this.#current) return;
+    this.#current.action = action;
+    if (action === 'stop') this.#stopping = true;
+    this.solver.cancel();
+  }
+
+  #add() {
+    const algorithm = this.picker.algorithm;
+    const heuristic = this.picker.usesHeuristic ? this.picker.heuristic : 'auto';
+    if (this.#runs.some(run => run.algorithm === algorithm && (run.heuristic === heuristic || !this.picker.usesHeuristic))) {
+      this.message.textContent = `${this.picker.title(algorithm, heuristic)} is already in the list.`;
+      return;
+    }
+    this.#runs.push(newRun(algorithm, heuristic));
+    this.message.textContent = '';
+    this.#render();
+  }
+
+  #remove(index) {
+    this.#runs.splice(index, 1);
+    this.#render();
+  }
+
+  #controls() {
+    const running = this.running;
+    this.startButton.disabled = !this.#enabled || running || !this.#runs.length;
+    this.addButton.disabled = running || !this.picker.ready;
+    this.skipButton.hidden = this.stopButton.hidden = !running;
+    this.timeLimit.disabled = running;
+    for (const button of this.body.querySelectorAll('button[data-remove]')) button.disabled = running;
+  }
+
+  #render() {
+    this.body.replaceChildren(...this.#runs.map((run, i) => this.#row(run, i)));
+    const caption = this.element.querySelector('caption');
+    caption.textContent = this.#board ? `Comparison of the methods on ${this.#board}` : 'Methods to compare';
+    const shown = this.#runs.filter(run => run.answer || run.reached);
+    this.chart.label = `Nodes expanded by each run, log scale${this.#board ? `, on ${this.#board}` : ''}`;
+    this.chart.draw(shown.map(run => {
+      const value = run.answer?.stats.expanded ?? run.reached;
+      const partial = !run.answer;
+      const text = partial ? `≥ ${compact(value)}` : compact(value);
+      return { label: this.#title(run), value, text, tone: partial ? 'partial' : '',
+        title: `${this.#title(run)}: ${partial ? 'at least ' : ''}${formatCount(value)} nodes expanded` };
+    }));
+    this.#controls();
+  }
+
+  #title(run) {
+    return this.picker.title(run.algorithm, run.heuristic);
+  }
+
+  #row(run, index) {
+    const row = document.createElement('tr');
+    Object.assign(row.dataset, { algorithm: run.algorithm, heuristic: run.heuristic, status: run.status });
+    const stats = run.answer?.stats;
+    const cell = (text, title = '') => {
+      const td = document.createElement('td');
+      td.textContent = text;
+      if (title) td.title = title;
+      return td;
+    };
+    const method = document.createElement('th');
+    method.scope = 'row';
+    method.textContent = this.#title(run);
+    const statusText = {
+      waiting: '–', running: 'running…', limit: run.note.includes('memory') ? 'memory limit' : 'time limit',
+      skipped: 'skipped', stopped: 'stopped', 'not run': 'not run', error: 'failed',
+    };
+    let length;
+    if (run.answer) length = `${run.answer.length}${run.answer.optimal ? '' : ' (not shortest)'}`;
+    else length = statusText[run.status];
+    const lengthCell = cell(length, run.note);
+    lengthCell.className = `status-${run.status.replace(' ', '-')}`;
+    const reached = run.reached ? `≥ ${formatCount(run.reached)}` : '–';
+    row.append(method, lengthCell,
+      cell(stats ? formatCount(stats.expanded) : reached),
+      cell(stats ? formatCount(stats.stored) : '–'),
+      cell(stats ? formatSeconds(stats.elapsed_s) : '–'));
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.className = 'quiet';
+    remove.dataset.remove = index;
+    remove.textContent = '✕';
+    remove.setAttribute('aria-label', `Remove ${this.#title(run)}`);
+    const last = document.createElement('td');
+    last.append(remove);
+    row.append(last);
+    return row;
+  }
+}
+
+/** A run as listed before it starts: `reached` is the nodes expanded by the last progress report. */
+const newRun = (algorithm, heuristic) => ({ algorithm, heuristic, status: 'waiting', answer: null, reached: 0, note: '', action: null });
