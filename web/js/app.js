@@ -8,6 +8,9 @@ import { Explorer } from './explore.js';
 import { StatsPanel } from './stats.js';
 import { QUICK_OFFER_S, lengthText, offerAtOnce, quickApplies, quickRequest } from './quick.js';
 import { TableLoader, progressText } from './tables.js';
+import { TokenEditor } from './token_editor.js';
+import { PRESETS, applyTokenMove, formatTokenBoard, moveName, parseTokenBoard, refusal } from './tokens.js';
+import { TokenBoardView, pieceName } from './tokens_board.js';
 import { LinkError, formatFragment, parseFragment } from './share.js';
 import {
   BoardError, applyMove, defaultGoal, formatBoard, moveDirection, parseBoard, randomPosition, sameCells, scramble,
@@ -23,6 +26,8 @@ const LONG_SEARCH_S = 8;           // after this long, say that a search may tak
 const SLOW_START_S = 45;           // a solver still loading after this long may have failed inside its worker
 const CACHE_LIMIT = 20000;         // positions whose optimal continuation is known (for instant hints)
 const ARROWS = { up: '↑', down: '↓', left: '←', right: '→' };
+const TOKEN_HEURISTIC = 'auto';    // the sliding heuristics do not apply to token puzzles
+const CUSTOM_TOKENS = { board: 'B.W/.#./W.B', goal: 'W.B/.#./B.W', rule: 'king' };  // the first custom puzzle
 
 const $ = id => document.getElementById(id);
 const ui = {
@@ -37,10 +42,14 @@ const ui = {
   last: $('play-last'), speed: $('play-speed'), speedOut: $('play-speed-value'), step: $('play-step'),
   link: $('share-link'), copy: $('copy-link'), copied: $('copy-message'),
   editForm: $('edit-form'), boardText: $('board-text'), goalText: $('goal-text'), editError: $('edit-error'),
+  puzzleType: $('puzzle-type'), board: $('board'), tokenBoard: $('token-board'), tokenGoal: $('token-goal'),
+  playHelp: $('play-help'), tokenEditor: $('token-editor'),
 };
 
 const state = {
-  board: parseBoard(DEFAULT_BOARD),  // {rows, cols, cells}: what the board shows
+  puzzle: 'sliding',                 // sliding, or a token puzzle: knights, guarini (presets) or tokens (custom)
+  board: parseBoard(DEFAULT_BOARD),  // {rows, cols, cells, rule?}: what the board shows
+  start: null,                       // the board the puzzle was set to
   goal: defaultGoal(3, 3),
   algorithm: DEFAULT_ALGORITHM,
   heuristic: DEFAULT_HEURISTIC,
@@ -54,6 +63,38 @@ const known = new Map();  // "goal|position" -> an optimal move list from there 
 
 const view = new SlidingBoardView($('board'), { onTile: tile => playerMove(tile) });
 const solver = new Solver({ onStatus: showSolverStatus });
+const tokenView = new TokenBoardView(ui.tokenBoard, { onMove: move => playerMove(move) });
+const goalView = new TokenBoardView($('token-goal-board'), { interactive: false });
+const editor = new TokenEditor($('token-editor-body'), {
+  check: request => solver.check(request),
+  onPlay: ({ board, goal }) => setPuzzle(board, goal.cells, { puzzle: 'tokens' }),
+});
+
+// The two kinds of board behind one interface: the view, how a move is made, refused and named, and what Reset shows.
+const SLIDING = {
+  family: 'sliding',
+  view,
+  help: 'Click a tile next to the gap, or use the arrow keys.',
+  apply: applyMove,
+  refusal: (board, tile) => `Tile ${tile} is not next to the gap.`,
+  moveLabel(board, tile) {
+    const direction = moveDirection(board, tile);
+    return { text: `${tile}${ARROWS[direction]}`, label: `tile ${tile} ${direction}` };
+  },
+  hintText: (board, tile) => `move tile ${tile} ${moveDirection(board, tile)}`,
+  resetBoard: () => ({ ...state.board, cells: state.goal.slice() }),
+};
+const TOKENS = {
+  family: 'tokens',
+  view: tokenView,
+  help: 'Click a piece, then one of the marked squares it can move to.',
+  apply: applyTokenMove,
+  refusal,
+  moveLabel: (board, move) => ({ text: moveName(board, move), label: moveName(board, move) }),
+  hintText: (board, move) => `move the ${pieceName(board.cells[move[0]], board.rule).toLowerCase()} ${moveName(board, move)}`,
+  resetBoard: () => state.start,
+};
+const kind = () => (state.puzzle === 'sliding' ? SLIDING : TOKENS);
 const tables = new TableLoader(solver);
 const picker = new MethodPicker({
   algorithm: $('algorithm'), heuristic: $('heuristic'), heuristicField: $('heuristic-field'), note: ui.method,
@@ -63,7 +104,7 @@ const statsPanel = new StatsPanel($('stats-panel'));
 const comparison = new Comparison($('compare'), { solver, request: () => solveRequest(), onBusy: updateControls });
 const explorer = new Explorer($('explore'), {
   solver, onBusy: updateControls,
-  puzzle: () => ({ kind: 'sliding', rows: state.board.rows, cols: state.board.cols, goal: boardText(goalBoard()) }),
+  puzzle: () => ({ kind: state.puzzle, rows: state.board.rows, cols: state.board.cols, goal: boardText(goalBoard()) }),
   onPick: (board, goal) => {
     setPuzzle(parseBoard(board), parseBoard(goal).cells, { puzzle: 'sliding' });
     ui.board.scrollIntoView({ block: 'nearest' });
@@ -77,12 +118,17 @@ const goalBoard = () => ({ ...state.board, cells: state.goal });
 const atGoal = () => sameCells(state.board.cells, state.goal);
 const knownKey = cells => `${state.goal.join(',')}|${cells.join(',')}`;
 
-/** Start a new puzzle: a position (and goal); stops any search, forgets the solution shown. */
-function setPuzzle(board, goal = defaultGoal(board.rows, board.cols), { stopReason = 'the position changed' } = {}) {
+/** Start a new puzzle: a position (and goal) of the `puzzle` type; stops any search, forgets the solution shown. */
+function setPuzzle(board, goal = defaultGoal(board.rows, board.cols),
+  { stopReason = 'the position changed', puzzle = state.puzzle } = {}) {
   stopTask(stopReason);
   stopPlayback();
-  if (!sameCells(goal, state.goal)) known.clear();
-  if (board.cells.length !== state.board.cells.length) {  // the page starts on 3x3 with 'any position'
+  if (!sameCells(goal, state.goal) || board.rule !== state.board.rule) known.clear();
+  if (puzzle !== state.puzzle) showPuzzleType(puzzle);
+  state.start = board;
+  if (puzzle !== 'sliding') {
+    editor.load(board, { ...board, cells: goal });
+  } else if (board.cells.length !== state.board.cells.length) {  // the page starts on 3x3 with 'any position'
     ui.scramble.value = board.cells.length <= SCRAMBLE_RANDOM_UP_TO ? 'random' : '40';
   }
   state.board = board;
@@ -92,22 +138,50 @@ function setPuzzle(board, goal = defaultGoal(board.rows, board.cols), { stopReas
   showResult(null);
   say('');
   ui.playMessage.textContent = '';
-  ui.boardText.value = boardText(board);
-  ui.goalText.value = sameCells(goal, defaultGoal(board.rows, board.cols)) ? '' : boardText(goalBoard());
-  syncSizeSelect();
+  if (puzzle === 'sliding') {
+    ui.boardText.value = boardText(board);
+    ui.goalText.value = sameCells(goal, defaultGoal(board.rows, board.cols)) ? '' : boardText(goalBoard());
+    syncSizeSelect();
+  }
   writeLink();
   render();
   updateControls();
 }
 
-function playerMove(tile) {
-  const next = applyMove(state.board, tile);
+/** Show the controls, board and editor of a puzzle type (sliding, or a token puzzle). */
+function showPuzzleType(puzzle) {
+  state.puzzle = puzzle;
+  ui.puzzleType.value = puzzle;
+  const tokens = puzzle !== 'sliding';
+  ui.size.closest('label').hidden = ui.shuffle.parentElement.hidden = ui.editForm.closest('details').hidden = tokens;
+  ui.board.hidden = tokens;
+  ui.tokenBoard.hidden = ui.tokenGoal.hidden = ui.tokenEditor.hidden = !tokens;
+  ui.playHelp.textContent = kind().help;
+}
+
+/** The puzzle-type choice: the default sliding puzzle, a preset, or a custom token puzzle (the current one). */
+function choosePuzzle(puzzle) {
+  state.heuristic = puzzle === 'sliding' ? DEFAULT_HEURISTIC : TOKEN_HEURISTIC;
+  if (puzzle === 'sliding') {
+    setPuzzle(parseBoard(DEFAULT_BOARD), defaultGoal(3, 3), { puzzle });
+  } else if (puzzle === 'tokens' && state.puzzle !== 'sliding') {
+    setPuzzle(state.start, state.goal, { puzzle });
+  } else {
+    const { board, goal, rule } = PRESETS[puzzle] ?? CUSTOM_TOKENS;
+    setPuzzle(parseTokenBoard(board, rule), parseTokenBoard(goal, rule).cells, { puzzle });
+  }
+  ui.tokenEditor.open ||= puzzle === 'tokens';
+  if (solver.status === 'ready') checkMethod();
+}
+
+function playerMove(move) {
+  const next = kind().apply(state.board, move);
   if (!next) {
-    ui.playMessage.textContent = `Tile ${tile} is not next to the gap.`;
+    ui.playMessage.textContent = kind().refusal(state.board, move);
     return;
   }
   const playback = state.playback;
-  if (playback && playback.moves[playback.step] === tile) {
+  if (playback && String(playback.moves[playback.step]) === String(move)) {
     showStep(playback.step + 1, { stopTimer: true });
   } else {
     if (playback) {
@@ -116,7 +190,7 @@ function playerMove(tile) {
     }
     state.board = next;
   }
-  stopTask('you moved a tile');
+  stopTask(state.puzzle === 'sliding' ? 'you moved a tile' : 'you moved a piece');
   state.moves += 1;
   state.hint = null;
   ui.playMessage.textContent = atGoal() ? `Solved in ${state.moves} ${plural(state.moves, 'move')}!` : '';
@@ -125,7 +199,8 @@ function playerMove(tile) {
 }
 
 function render() {
-  view.render(state.board, { goal: state.goal, hint: state.hint, solved: atGoal() && (state.moves > 0 || !!state.playback) });
+  kind().view.render(state.board, { goal: state.goal, hint: state.hint, solved: atGoal() && (state.moves > 0 || !!state.playback) });
+  if (kind() === TOKENS) goalView.render(goalBoard());
   ui.moveCount.textContent = state.moves;
 }
 
@@ -158,7 +233,7 @@ function syncSizeSelect() {
 
 function onKey(event) {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
-  if (event.target.closest?.('input, textarea, select, [contenteditable]')) return;
+  if (event.target.closest?.('input, textarea, select, [contenteditable]') || state.puzzle !== 'sliding') return;
   const tile = tileForArrow(state.board, event.key);
   if (tile === null) return;
   event.preventDefault();
@@ -168,7 +243,7 @@ function onKey(event) {
 // ---- share links -----------------------------------------------------------------------------------------------
 
 function linkState() {
-  return { puzzle: 'sliding', board: state.board, goal: goalBoard(), algorithm: state.algorithm, heuristic: state.heuristic };
+  return { puzzle: state.puzzle, board: state.board, goal: goalBoard(), algorithm: state.algorithm, heuristic: state.heuristic };
 }
 
 function writeLink() {
@@ -189,10 +264,13 @@ function openLink(hash) {
     showNotice(`This link could not be opened: ${error.message}. Showing the default puzzle instead.`);
   }
   if (link) ui.notice.hidden = true;
+  const puzzle = link?.puzzle ?? 'sliding';
   state.algorithm = link?.algorithm ?? DEFAULT_ALGORITHM;
-  state.heuristic = link?.heuristic ?? DEFAULT_HEURISTIC;
+  state.heuristic = link?.heuristic ?? (puzzle === 'sliding' ? DEFAULT_HEURISTIC : TOKEN_HEURISTIC);
   const board = link?.board ?? parseBoard(DEFAULT_BOARD);
-  setPuzzle(board, link?.goal?.cells ?? defaultGoal(board.rows, board.cols), { stopReason: 'a new link was opened' });
+  const goal = link?.goal?.cells ?? (puzzle === 'sliding'
+    ? defaultGoal(board.rows, board.cols) : parseTokenBoard(PRESETS[puzzle].goal, board.rule).cells);
+  setPuzzle(board, goal, { stopReason: 'a new link was opened', puzzle });
   if (solver.status === 'ready') checkMethod();
 }
 
@@ -253,6 +331,12 @@ async function applyEdit(event) {
 // ---- solving and hints -----------------------------------------------------------------------------------------
 
 function solveRequest() {
+  if (state.puzzle !== 'sliding') {
+    const request = { puzzle: state.puzzle, board: formatTokenBoard(state.board), goal: formatTokenBoard(goalBoard()),
+      algorithm: state.algorithm, heuristic: state.heuristic };
+    if (state.puzzle === 'tokens') request.rule = state.board.rule;
+    return request;
+  }
   const request = { puzzle: 'sliding', board: boardText(state.board), algorithm: state.algorithm, heuristic: state.heuristic };
   if (!sameCells(state.goal, defaultGoal(state.board.rows, state.board.cols))) request.goal = boardText(goalBoard());
   return request;
@@ -348,9 +432,9 @@ async function quickSolve() {
 function remember(start, moves) {
   if (known.size > CACHE_LIMIT) known.clear();
   let board = start;
-  moves.forEach((tile, i) => {
+  moves.forEach((move, i) => {
     known.set(knownKey(board.cells), moves.slice(i));
-    board = applyMove(board, tile);
+    board = kind().apply(board, move);
   });
 }
 
@@ -360,9 +444,9 @@ function showHint(moves) {
     return;
   }
   state.hint = moves[0];
-  say(`Hint: move tile ${moves[0]} ${moveDirection(state.board, moves[0])} (${moves.length} ${plural(moves.length, 'move')} to go).`);
+  say(`Hint: ${kind().hintText(state.board, moves[0])} (${moves.length} ${plural(moves.length, 'move')} to go).`);
   render();
-  view.focusTile(moves[0]);
+  kind().view.focusTile(moves[0]);
 }
 
 function showProgress(on) {
@@ -401,7 +485,8 @@ function updateControls() {
   for (const part of [comparison, explorer]) part.setEnabled(ready && !state.task && !labBusy);
   const title = ready ? '' : 'The solver is still loading';
   ui.solve.title = ui.hint.title = title;
-  ui.quick.hidden = state.task ? state.task.kind === 'quick' || !state.task.offerQuick : !offerAtOnce(state.board);
+  ui.quick.hidden = state.task ? state.task.kind === 'quick' || !state.task.offerQuick
+    : state.puzzle !== 'sliding' || !offerAtOnce(state.board);
   ui.quick.disabled = !ready || labBusy;
 }
 
@@ -417,7 +502,10 @@ function showSolverStatus(status, detail) {
       ui.statusTime.textContent = ` ${seconds} s${seconds > SLOW_START_S ? ' (slow: reload the page to retry)' : ''}`;
     }, 500);
   }
-  if (status === 'ready') checkMethod();
+  if (status === 'ready') {
+    checkMethod();
+    editor.validate();
+  }
   updateControls();
 }
 
@@ -426,16 +514,16 @@ async function checkMethod() {
   const catalogue = await solver.describe();
   if (!catalogue.algorithms) return;
   const algorithm = catalogue.algorithms.find(a => a.name === state.algorithm);
-  const heuristic = catalogue.heuristics.find(h => h.name === state.heuristic && h.puzzles.includes('sliding'));
+  const heuristic = catalogue.heuristics.find(h => h.name === state.heuristic && h.puzzles.includes(kind().family));
   const unknown = [!algorithm && `algorithm '${state.algorithm}'`, !heuristic && `heuristic '${state.heuristic}'`].filter(Boolean);
   if (unknown.length) {
     showNotice(`This link names an unknown ${unknown.join(' and ')}; using the default instead.`);
     if (!algorithm) state.algorithm = DEFAULT_ALGORITHM;
-    if (!heuristic) state.heuristic = DEFAULT_HEURISTIC;
+    if (!heuristic) state.heuristic = state.puzzle === 'sliding' ? DEFAULT_HEURISTIC : TOKEN_HEURISTIC;
     writeLink();
     return checkMethod();
   }
-  picker.setCatalogue(catalogue, 'sliding');
+  picker.setCatalogue(catalogue, kind().family);
   picker.set(state.algorithm, state.heuristic);
   comparison.setCatalogue(catalogue);
 }
@@ -459,17 +547,17 @@ function showResult(answer, start) {
   ui.resultStats.textContent = `${formatCount(stats.expanded)} nodes expanded in ${formatSeconds(stats.elapsed_s)}${iterations}`;
   const items = [];
   let board = start;
-  answer.moves.forEach((tile, i) => {
-    const direction = moveDirection(board, tile);
+  answer.moves.forEach((move, i) => {
+    const { text, label } = kind().moveLabel(board, move);
     const button = document.createElement('button');
     button.type = 'button';
     button.dataset.step = i + 1;
-    button.textContent = `${tile}${ARROWS[direction]}`;
-    button.setAttribute('aria-label', `Step ${i + 1}: tile ${tile} ${direction}`);
+    button.textContent = text;
+    button.setAttribute('aria-label', `Step ${i + 1}: ${label}`);
     const item = document.createElement('li');
     item.append(button);
     items.push(item);
-    board = applyMove(board, tile);
+    board = kind().apply(board, move);
   });
   ui.moveList.replaceChildren(...items);
   state.playback = { start, moves: answer.moves, step: 0, timer: null };
@@ -480,7 +568,7 @@ function showStep(step, { stopTimer = false } = {}) {
   const playback = state.playback;
   if (stopTimer) pause();
   let board = playback.start;
-  for (const tile of playback.moves.slice(0, step)) board = applyMove(board, tile);
+  for (const move of playback.moves.slice(0, step)) board = kind().apply(board, move);
   playback.step = step;
   state.board = board;
   state.hint = null;
@@ -504,7 +592,7 @@ function play() {
   const playback = state.playback;
   if (playback.step === playback.moves.length) showStep(0);
   const interval = 1000 / Number(ui.speed.value);
-  view.slideMs = Math.min(180, interval * 0.8);
+  kind().view.slideMs = Math.min(180, interval * 0.8);
   playback.timer = setInterval(() => {
     if (playback.step < playback.moves.length) showStep(playback.step + 1);
     if (playback.step === playback.moves.length) pause();
@@ -551,7 +639,8 @@ function wire() {
   for (const shape of SIZES) ui.size.append(new Option(shape, shape));
   ui.size.addEventListener('change', () => newShape(ui.size.value));
   ui.shuffle.addEventListener('click', shuffle);
-  ui.reset.addEventListener('click', () => setPuzzle({ ...state.board, cells: state.goal.slice() }, state.goal));
+  ui.reset.addEventListener('click', () => setPuzzle(kind().resetBoard(), state.goal));
+  ui.puzzleType.addEventListener('change', () => choosePuzzle(ui.puzzleType.value));
   ui.solve.addEventListener('click', () => runSolver('solve'));
   ui.hint.addEventListener('click', () => runSolver('hint'));
   ui.cancel.addEventListener('click', () => stopTask(''));

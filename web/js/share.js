@@ -6,16 +6,23 @@
 // (names, checked against the solver's catalogue once it has loaded). Boards are written like board text with
 // commas between cells. Parsing is strict: unknown or repeated keys, empty values and anything but the canonical
 // board spelling are rejected, so formatFragment(parseFragment(link)) gives the same link back.
+//
+// Token puzzles (puzzle=knights, guarini or tokens) write boards as token board text, '#' (a removed cell) escaped
+// as %23, and add `rule` for puzzle=tokens (a preset's own rule is accepted and dropped):
+//
+//   #puzzle=tokens&board=AB%23/..%23/...&goal=..%23/..%23/.BA&rule=king
 
 import { BoardError, defaultGoal, formatBoard, parseBoard, sameCells } from './sliding.js';
+import { PRESETS, RULES, TokenError, formatTokenBoard, pairProblem, parseTokenBoard } from './tokens.js';
 
 export class LinkError extends Error {}
 
-const KEYS = ['puzzle', 'board', 'goal', 'algorithm', 'heuristic'];
+const KEYS = ['puzzle', 'board', 'goal', 'rule', 'algorithm', 'heuristic'];
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const NUMBER = '(?:0|[1-9][0-9]{0,3})';
 const ROW = `${NUMBER}(?:,${NUMBER})*`;
 const SLIDING_BOARD = new RegExp(`^${ROW}(?:/${ROW})*$`);
+const TOKEN_BOARD = /^[A-Za-z.#]+(?:\/[A-Za-z.#]+)*$/;
 
 // One entry per puzzle type: how its boards are read from and written to a link.
 const PUZZLES = {
@@ -34,12 +41,52 @@ const PUZZLES = {
     format: board => formatBoard(board.cells, board.cols, ','),
     isDefaultGoal: (board, goal) => sameCells(goal.cells, defaultGoal(board.rows, board.cols)),
     sameShape: (a, b) => a.rows === b.rows && a.cols === b.cols,
+    check(board, goal, fields) {
+      if (fields.rule) throw new LinkError('a sliding puzzle has no move rule');
+    },
   },
+  ...Object.fromEntries(Object.keys(PRESETS).map(name => [name, tokenCodec(name)])),
+  tokens: tokenCodec(null),
 };
+
+/** How boards of a token puzzle are read and written: a preset (its rule and default goal) or any (preset null). */
+function tokenCodec(preset) {
+  const fixed = PRESETS[preset];
+  const ruleOf = fields => fixed?.rule ?? fields.rule;
+  return {
+    parse(text, what, fields) {
+      if (!TOKEN_BOARD.test(text)) {
+        throw new LinkError(`the ${what} must be rows of letters (pieces), '.' (empty) and '#' (removed) separated by '/'`);
+      }
+      try {
+        return parseTokenBoard(text, ruleOf(fields));
+      } catch (e) {
+        if (e instanceof TokenError) throw new LinkError(`the ${what} is not valid: ${e.message}`);
+        throw e;
+      }
+    },
+    format: board => formatTokenBoard(board).replaceAll('#', '%23'),
+    isDefaultGoal: (board, goal) => !!fixed && formatTokenBoard(goal) === fixed.goal,
+    sameShape: (a, b) => a.rows === b.rows && a.cols === b.cols,
+    check(board, goal, fields) {
+      if (fixed && fields.rule && fields.rule !== fixed.rule) {
+        throw new LinkError(`the ${preset} puzzle always uses ${fixed.rule} moves`);
+      }
+      if (!fixed && !fields.rule) throw new LinkError('the link does not say how the pieces move (rule)');
+      if (!Object.hasOwn(RULES, ruleOf(fields))) {
+        throw new LinkError(`'${fields.rule.slice(0, 20)}' is not a move rule: use ${Object.keys(RULES).join(', ')}`);
+      }
+      if (!fixed && !goal) throw new LinkError('the link has no goal');
+      const problem = pairProblem(board, goal ?? parseTokenBoard(fixed.goal, fixed.rule));
+      if (problem) throw new LinkError(`the board and goal do not match: ${problem}`);
+    },
+  };
+}
 
 /**
  * Read a fragment (with or without '#') into {puzzle, board, goal, algorithm, heuristic}; goal, algorithm and
- * heuristic are null when absent. An empty fragment gives null. Throws LinkError with a reason.
+ * heuristic are null when absent (token boards carry their `rule`; a preset's default goal reads as null). An
+ * empty fragment gives null. Throws LinkError with a reason.
  */
 export function parseFragment(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
@@ -61,27 +108,29 @@ export function parseFragment(hash) {
     fields[key] = value;
   }
   if (!fields.puzzle) throw new LinkError('the link does not say which puzzle it is');
-  const codec = PUZZLES[fields.puzzle];
+  const codec = Object.hasOwn(PUZZLES, fields.puzzle) ? PUZZLES[fields.puzzle] : null;
   if (!codec) throw new LinkError(`'${fields.puzzle.slice(0, 20)}' is not a puzzle type this page knows`);
   if (!fields.board) throw new LinkError('the link has no board');
-  const board = codec.parse(fields.board, 'board');
+  const board = codec.parse(fields.board, 'board', fields);
   let goal = null;
   if (fields.goal) {
-    goal = codec.parse(fields.goal, 'goal');
+    goal = codec.parse(fields.goal, 'goal', fields);
     if (!codec.sameShape(board, goal)) throw new LinkError('the goal does not have the same shape as the board');
-    if (codec.isDefaultGoal(board, goal)) goal = null;
   }
+  codec.check(board, goal, fields);
+  if (goal && codec.isDefaultGoal(board, goal)) goal = null;
   for (const key of ['algorithm', 'heuristic']) {
     if (fields[key] && !NAME.test(fields[key])) throw new LinkError(`'${fields[key].slice(0, 20)}' is not a valid ${key} name`);
   }
   return { puzzle: fields.puzzle, board, goal, algorithm: fields.algorithm ?? null, heuristic: fields.heuristic ?? null };
 }
 
-/** Write {puzzle, board, goal?, algorithm?, heuristic?} as a fragment starting with '#'. */
+/** Write {puzzle, board, goal?, algorithm?, heuristic?} as a fragment starting with '#' (token boards carry rule). */
 export function formatFragment({ puzzle, board, goal = null, algorithm = null, heuristic = null }) {
   const codec = PUZZLES[puzzle];
   const parts = [`puzzle=${puzzle}`, `board=${codec.format(board)}`];
   if (goal && !codec.isDefaultGoal(board, goal)) parts.push(`goal=${codec.format(goal)}`);
+  if (puzzle === 'tokens') parts.push(`rule=${board.rule}`);
   if (algorithm) parts.push(`algorithm=${algorithm}`);
   if (heuristic) parts.push(`heuristic=${heuristic}`);
   return `#${parts.join('&')}`;

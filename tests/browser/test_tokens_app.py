@@ -1,0 +1,175 @@
+"""Token puzzles in the app: the knight exchange played, solved and animated; links; the editor."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from slidelab import api
+
+pytestmark = pytest.mark.browser
+
+READY_TIMEOUT_MS = 90_000
+KNIGHTS_LINK = "#puzzle=knights&board=BBB/.../.../WWW&algorithm=idastar&heuristic=auto"
+CUSTOM_LINK = "#puzzle=tokens&board=AB%23/..%23/...&goal=..%23/..%23/.BA&rule=king&algorithm=idastar&heuristic=auto"
+
+SHOWN_JS = """selector => {
+  const board = document.querySelector(selector);
+  const cols = Number(board.style.getPropertyValue('--cols'));
+  const cells = [...board.querySelectorAll('.square')].map(s => (s.classList.contains('hole') ? '#' : '.'));
+  for (const piece of board.querySelectorAll('.piece')) cells[Number(piece.dataset.cell)] = piece.dataset.kind;
+  const rows = [];
+  for (let i = 0; i < cells.length; i += cols) rows.push(cells.slice(i, i + cols).join(''));
+  return rows.join('/');
+}"""
+
+
+def shown(page: Page, selector: str = "#token-board") -> str:
+    """The arrangement the board shows (token board text), read from where each piece element is placed."""
+    return page.evaluate(SHOWN_JS, selector)
+
+
+def piece(page: Page, cell: int):
+    return page.locator(f"#token-board .piece[data-cell='{cell}']")
+
+
+def square(page: Page, cell: int):
+    return page.locator(f"#token-board .square[data-cell='{cell}']")
+
+
+def open_fragment(page: Page, fragment: str) -> None:
+    page.evaluate("fragment => { location.hash = fragment; }", fragment)
+    page.wait_for_function("fragment => location.hash === fragment", arg=fragment)
+
+
+@pytest.fixture(scope="module")
+def app(browser, base_url):
+    """One page of the app with the solver started, shared by these tests (Pyodide takes seconds to start)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + KNIGHTS_LINK)
+    expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
+    yield page
+    context.close()
+    assert errors == []
+
+
+@pytest.fixture
+def knights(app):
+    """The shared page opened afresh on the knight exchange."""
+    open_fragment(app, "#puzzle=sliding&board=1,2/3,0&algorithm=idastar&heuristic=manhattan")
+    open_fragment(app, KNIGHTS_LINK)
+    return app
+
+
+def test_the_knight_exchange_is_a_chess_board_with_knights(knights: Page):
+    expect(knights.locator("#puzzle-type")).to_have_value("knights")
+    expect(knights.locator("#board")).to_be_hidden()
+    expect(knights.locator("#size")).to_be_hidden()
+    assert shown(knights) == "BBB/.../.../WWW"
+    assert shown(knights, "#token-goal-board") == "WWW/.../.../BBB"
+    expect(knights.locator("#token-board button.piece")).to_have_count(6)
+    expect(piece(knights, 0)).to_have_text("♞\ufe0e")
+    # a1 (bottom left) is dark, as on a chessboard; squares alternate
+    expect(square(knights, 9)).to_have_class(re.compile(r"\bdark\b"))
+    expect(square(knights, 10)).to_have_class(re.compile(r"\blight\b"))
+    expect(piece(knights, 0)).to_have_attribute("aria-label", "Black knight on a4: 2 moves")
+
+
+def test_a_legal_move_is_played_by_clicking_and_an_illegal_target_is_refused(knights: Page):
+    piece(knights, 0).click()
+    expect(piece(knights, 0)).to_have_attribute("aria-pressed", "true")
+    targets = knights.eval_on_selector_all("#token-board .square.target", "els => els.map(e => Number(e.dataset.cell))")
+    assert sorted(targets) == [5, 7]  # a4 reaches c3 and b2
+    square(knights, 4).click()  # b3: empty but not a knight's move away
+    expect(knights.locator("#play-message")).to_have_text("The piece on a4 cannot reach b3 in one knight move.")
+    assert shown(knights) == "BBB/.../.../WWW"
+    expect(knights.locator("#move-count")).to_have_text("0")
+    piece(knights, 0).click()
+    square(knights, 5).click()
+    expect(knights.locator("#move-count")).to_have_text("1")
+    assert shown(knights) == ".BB/..B/.../WWW"
+    expect(knights.locator("#token-board .square.last")).to_have_count(2)
+    knights.wait_for_function("() => location.hash.startsWith('#puzzle=knights&board=.BB/..B/.../WWW&')")
+    knights.locator("#reset").click()
+    assert shown(knights) == "BBB/.../.../WWW"
+    expect(knights.locator("#move-count")).to_have_text("0")
+
+
+def test_solving_shows_16_moves_with_their_notation_and_the_animation_ends_on_the_goal(knights: Page):
+    knights.locator("#solve").click()
+    expect(knights.locator("#result-length")).to_have_text("16 moves (optimal)", timeout=60_000)
+    names = knights.locator("#move-list button").all_inner_texts()
+    assert len(names) == 16 and all(re.fullmatch(r"[a-c][1-4]-[a-c][1-4]", name) for name in names)
+    expect(knights.locator("#play-step")).to_have_text("Step 0 of 16")
+    knights.locator("#play-speed").fill("20")
+    knights.locator("#play-toggle").click()
+    expect(knights.locator("#play-step")).to_have_text("Step 16 of 16", timeout=10_000)
+    assert shown(knights) == "WWW/.../.../BBB"
+    expect(knights.locator("#token-board")).to_have_class(re.compile(r"\bsolved\b"))
+    # stepping back replays the moves named in the list
+    knights.locator("#move-list button[data-step='1']").click()
+    first = names[0]
+    assert shown(knights) != "BBB/.../.../WWW"
+    expect(knights.locator("#move-list button[data-step='1']")).to_have_attribute("aria-label", f"Step 1: {first}")
+
+
+def test_a_shared_link_restores_a_custom_puzzle(app: Page):
+    open_fragment(app, CUSTOM_LINK)
+    expect(app.locator("#puzzle-type")).to_have_value("tokens")
+    assert shown(app) == "AB#/..#/..."
+    assert shown(app, "#token-goal-board") == "..#/..#/.BA"
+    expect(app.locator("#token-board .square.hole")).to_have_count(2)
+    expect(piece(app, 0)).to_have_attribute("aria-label", "Piece A on a3: 2 moves")  # a letter on the glyph
+    expect(piece(app, 0).locator(".letter")).to_have_text("A")
+    expect(piece(app, 1)).to_have_attribute("aria-label", "Black king on b3: 2 moves")
+    assert app.evaluate("location.hash") == CUSTOM_LINK  # written back character for character
+    expect(app.locator("#token-editor-body select[data-role='rule']")).to_have_value("king")
+    app.locator("#solve").click()
+    expect(app.locator("#result-length")).to_have_text("4 moves (optimal)", timeout=30_000)
+
+
+def test_a_malformed_token_link_is_explained_and_the_default_puzzle_shown(app: Page):
+    app.evaluate("() => { location.hash = '#puzzle=knights&board=BBB/.../.../WWW&rule=king'; }")
+    expect(app.locator("#notice-text")).to_contain_text("the knights puzzle always uses knight moves")
+    expect(app.locator("#puzzle-type")).to_have_value("sliding")
+    expect(app.locator("#board .tile")).to_have_count(8)
+    app.locator("#notice-close").click()
+
+
+def test_the_editor_builds_a_small_custom_puzzle_that_solves(app: Page):
+    open_fragment(app, "#puzzle=sliding&board=1,2/3,0&algorithm=idastar&heuristic=manhattan")
+    app.locator("#puzzle-type").select_option("tokens")  # from a sliding puzzle: the first custom puzzle
+    editor = app.locator("#token-editor-body")
+    expect(editor).to_be_visible()
+    start = editor.locator("[data-side='start'] button")
+    goal = editor.locator("[data-side='goal'] button")
+    editor.locator("select[data-role='rows']").select_option("2")
+    editor.locator("select[data-role='cols']").select_option("3")
+    editor.locator("select[data-role='rule']").select_option("orthogonal")
+    expect(start).to_have_count(6)
+    # the first custom puzzle, B.W/.#./W.B, cut to two rows: B.W/.#. to W.B/.#.
+    expect(editor.locator("[data-role='text']")).to_have_text("B.W/.#.  →  W.B/.#.")
+    start.nth(4).click()  # cycling a removed square makes it empty, in the goal too
+    expect(goal.nth(4)).to_have_attribute("data-kind", ".")
+    goal.nth(1).click()   # cycle: empty -> B, one B too many
+    expect(editor.locator("[data-role='message']")).to_have_text(
+        "The start has 1 B, 1 W but the goal has 2 B, 1 W.")
+    expect(editor.locator("[data-role='play']")).to_be_disabled()
+    editor.get_by_text("Empty", exact=True).click()
+    goal.nth(1).click()
+    expect(editor.locator("[data-role='message']")).to_have_text(
+        re.compile(r"^Ready to play: \d+ legal moves from the start\.$"))
+    editor.locator("[data-role='play']").click()
+    assert shown(app) == "B.W/..."
+    expected = api.solve({"puzzle": "tokens", "board": "B.W/...", "goal": "W.B/...", "rule": "orthogonal"})
+    app.wait_for_function(
+        "() => location.hash === '#puzzle=tokens&board=B.W/...&goal=W.B/...&rule=orthogonal&algorithm=idastar&heuristic=auto'")
+    app.locator("#solve").click()
+    expect(app.locator("#result-length")).to_have_text(f"{expected['length']} moves (optimal)", timeout=30_000)
+    app.locator("#play-last").click()
+    assert shown(app) == "W.B/..."
