@@ -118,6 +118,18 @@ def test_solving_shows_16_moves_with_their_notation_and_the_animation_ends_on_th
     expect(knights.locator("#move-list button[data-step='1']")).to_have_attribute("aria-label", f"Step 1: {first}")
 
 
+def test_a_hint_marks_the_piece_and_the_square_of_a_shortest_solution(knights: Page):
+    knights.locator("#hint").click()
+    expect(knights.locator("#solver-message")).to_have_text(
+        re.compile(r"^Hint: move the (black|white) knight [a-c][1-4]-[a-c][1-4] \(16 moves to go\)\.$"), timeout=60_000)
+    expect(knights.locator("#token-board .piece.hint")).to_have_count(1)
+    expect(knights.locator("#token-board .square.hint-target")).to_have_count(1)
+    name = re.search(r"[a-c][1-4]-[a-c][1-4]", knights.locator("#solver-message").inner_text()).group()
+    hinted = knights.locator("#token-board .piece.hint")
+    expect(hinted).to_be_focused()
+    expect(hinted).to_have_attribute("aria-label", re.compile(f" on {name[:2]}: "))
+
+
 def test_a_shared_link_restores_a_custom_puzzle(app: Page):
     open_fragment(app, CUSTOM_LINK)
     expect(app.locator("#puzzle-type")).to_have_value("tokens")
@@ -173,3 +185,55 @@ def test_the_editor_builds_a_small_custom_puzzle_that_solves(app: Page):
     expect(app.locator("#result-length")).to_have_text(f"{expected['length']} moves (optimal)", timeout=30_000)
     app.locator("#play-last").click()
     assert shown(app) == "W.B/..."
+
+
+@pytest.fixture
+def share(page: Page, base_url: str) -> Page:
+    """A page of the site that does not start the solver, with share.js loaded as `window.m`."""
+    page.goto(base_url + "build-info.json")
+    page.evaluate("async () => { window.m = await import('./js/share.js'); }")
+    return page
+
+
+@pytest.mark.parametrize("link", [
+    "#puzzle=knights&board=BBB/.../.../WWW",
+    "#puzzle=knights&board=WBB/.../.../BWW&goal=BBB/.../.../WWW&algorithm=astar&heuristic=matching",
+    "#puzzle=guarini&board=B.B/.../W.W",
+    CUSTOM_LINK,
+    "#puzzle=tokens&board=AbZ/.../...&goal=.../.../AbZ&rule=orthogonal",
+])
+def test_a_token_link_round_trips_exactly(share: Page, link: str):
+    assert share.evaluate("link => m.formatFragment(m.parseFragment(link))", link) == link
+
+
+def test_a_token_link_holds_board_goal_and_rule(share: Page):
+    parsed = share.evaluate("link => m.parseFragment(link)", CUSTOM_LINK)
+    assert parsed["puzzle"] == "tokens"
+    assert parsed["board"] == {"rows": 3, "cols": 3, "cells": list("AB#..#..."), "rule": "king"}
+    assert parsed["goal"] == {"rows": 3, "cols": 3, "cells": list("..#..#.BA"), "rule": "king"}
+    # a preset's own goal and rule are accepted and left out when written again
+    assert share.evaluate("m.formatFragment(m.parseFragment("
+                          "'#puzzle=knights&board=BBB/.../.../WWW&goal=WWW/.../.../BBB&rule=knight'))") == (
+        "#puzzle=knights&board=BBB/.../.../WWW")
+
+
+@pytest.mark.parametrize(("link", "reason"), [
+    ("#puzzle=knights&board=BBB/.../.../WWW&rule=king", "the knights puzzle always uses knight moves"),
+    ("#puzzle=tokens&board=AB/..&goal=BA/..", "the link does not say how the pieces move (rule)"),
+    ("#puzzle=tokens&board=AB/..&rule=king", "the link has no goal"),
+    ("#puzzle=tokens&board=AB/..&goal=BA/..&rule=bishop", "'bishop' is not a move rule"),
+    ("#puzzle=tokens&board=AB/..&goal=BB/..&rule=king", "the start has 1 A, 1 B but the goal has 2 B"),
+    ("#puzzle=tokens&board=AB/..&goal=BA/.%23&rule=king", "square b1 is removed in one of the start and goal only"),
+    ("#puzzle=tokens&board=AB/...&goal=BA/..&rule=king", "row 2 has 3 cells but row 1 has 2"),
+    ("#puzzle=tokens&board=A B/..&goal=BA/..&rule=king", "must be rows of letters"),
+    ("#puzzle=tokens&board=../..&goal=../..&rule=king", "the board has no pieces"),
+    ("#puzzle=guarini&board=B.B/.../W.W&goal=W.W/.../B.B/...", "the goal does not have the same shape"),
+    ("#puzzle=sliding&board=1,2/3,0&rule=king", "a sliding puzzle has no move rule"),
+    ("#puzzle=toString&board=AB", "'toString' is not a puzzle type this page knows"),
+])
+def test_a_malformed_token_link_is_rejected_with_a_reason(share: Page, link: str, reason: str):
+    error = share.evaluate("""link => {
+      try { m.parseFragment(link); return null; } catch (e) { return [e.constructor.name, e.message]; }
+    }""", link)
+    assert error is not None and error[0] == "LinkError"
+    assert reason in error[1]
