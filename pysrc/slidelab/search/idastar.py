@@ -46,6 +46,24 @@ def _progress(stats, bound, started, now):
             "elapsed_s": round(now - started, 3), "nodes_per_s": int(stats.expanded / max(now - started, 1e-9))}
 
 
+def _finish(stats, started, solutions=None, all_solutions=False):
+    """The search's return value: a SearchResult from the first of `solutions` (every one when enumerating all),
+    or None when there are none; records the elapsed time either way."""
+    stats.elapsed_s = time.perf_counter() - started
+    if not solutions:
+        return None
+    return SearchResult(list(solutions[0]), True, stats, solutions if all_solutions else None)
+
+
+def _close_iteration(stats, bound, expanded, solutions, all_solutions, started):
+    """Record and report one finished iteration (a generator, for `yield from`): the search's result when it found
+    a solution, else None."""
+    stats.stored = max(stats.stored, bound + 1)
+    stats.iterations.append({"bound": bound, "expanded": expanded})
+    yield {"type": "iteration", "bound": bound, "expanded": expanded}
+    return _finish(stats, started, solutions, all_solutions) if solutions else None
+
+
 def _tile_table_kernel(puzzle, heuristic, limits, all_solutions):
     started = time.perf_counter()
     next_report = started + PROGRESS_INTERVAL
@@ -71,8 +89,7 @@ def _tile_table_kernel(puzzle, heuristic, limits, all_solutions):
     next_check = CHECK_EVERY
     bound = _next_bound(0, h0, parity)
     if h0 == 0 and (exact or board == goal):
-        stats.elapsed_s = time.perf_counter() - started
-        return SearchResult([], True, stats, [[]] if all_solutions else None)
+        return _finish(stats, started, [[]], all_solutions)
     while True:
         over = INF
         expanded = stats.expanded
@@ -159,16 +176,12 @@ def _tile_table_kernel(puzzle, heuristic, limits, all_solutions):
             board[ub] = 0
             depth -= 2
         stats.expanded, stats.generated = expanded, generated
-        stats.stored = max(stats.stored, bound + 1)
-        stats.iterations.append({"bound": bound, "expanded": expanded - it_start})
-        yield {"type": "iteration", "bound": bound, "expanded": expanded - it_start}
-        if solutions:
-            stats.elapsed_s = time.perf_counter() - started
-            return SearchResult(list(solutions[0]), True, stats, solutions if all_solutions else None)
+        result = yield from _close_iteration(stats, bound, expanded - it_start, solutions, all_solutions, started)
+        if result:
+            return result
         bound = _next_bound(bound, over, parity)
         if bound == INF:
-            stats.elapsed_s = time.perf_counter() - started
-            return None
+            return _finish(stats, started)
 
 
 def _goal_after(board, goal, blanks):
@@ -210,8 +223,7 @@ def _generic(puzzle, heuristic, limits, all_solutions):
     h0 = heuristic(start)
     bound = _next_bound(0, h0, parity)
     if goal_test(start):
-        stats.elapsed_s = time.perf_counter() - started
-        return SearchResult([], True, stats, [[]] if all_solutions else None)
+        return _finish(stats, started, [[]], all_solutions)
     while True:
         over = INF
         it_start = stats.expanded
@@ -252,13 +264,9 @@ def _generic(puzzle, heuristic, limits, all_solutions):
                 stack.pop()
                 if path:
                     path.pop()
-        stats.stored = max(stats.stored, bound + 1)
-        stats.iterations.append({"bound": bound, "expanded": stats.expanded - it_start})
-        yield {"type": "iteration", "bound": bound, "expanded": stats.expanded - it_start}
-        if solutions:
-            stats.elapsed_s = time.perf_counter() - started
-            return SearchResult(list(solutions[0]), True, stats, solutions if all_solutions else None)
+        result = yield from _close_iteration(stats, bound, stats.expanded - it_start, solutions, all_solutions, started)
+        if result:
+            return result
         bound = _next_bound(bound, over, parity)
         if bound == INF:
-            stats.elapsed_s = time.perf_counter() - started
-            return None
+            return _finish(stats, started)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 
-from .control import CHECK_EVERY, PROGRESS_INTERVAL, SearchResult, Stats
-from .idastar import INF, _next_bound, _progress
+from .control import CHECK_EVERY, PROGRESS_INTERVAL, Stats
+from .idastar import INF, _close_iteration, _finish, _next_bound, _progress
 
 
 def incremental_idastar(puzzle, heuristic, limits, all_solutions=False):
@@ -31,8 +31,7 @@ def incremental_idastar(puzzle, heuristic, limits, all_solutions=False):
     mask = CHECK_EVERY - 1
     bound = _next_bound(0, h0, parity)
     if board == goal:
-        stats.elapsed_s = time.perf_counter() - started
-        return SearchResult([], True, stats, [[]] if all_solutions else None)
+        return _finish(stats, started, [[]], all_solutions)
     while True:
         cap = bound + 2
         blanks, moved, ci = [0] * cap, [0] * cap, [0] * cap
@@ -94,13 +93,9 @@ def incremental_idastar(puzzle, heuristic, limits, all_solutions=False):
             board[b] = 0
             depth -= 1
         stats.expanded, stats.generated = expanded, generated
-        stats.stored = max(stats.stored, bound + 1)
-        stats.iterations.append({"bound": bound, "expanded": expanded - it_start})
-        yield {"type": "iteration", "bound": bound, "expanded": expanded - it_start}
-        if solutions:
-            stats.elapsed_s = time.perf_counter() - started
-            return SearchResult(list(solutions[0]), True, stats, solutions if all_solutions else None)
+        result = yield from _close_iteration(stats, bound, expanded - it_start, solutions, all_solutions, started)
+        if result:
+            return result
         bound = _next_bound(bound, over, parity)
         if bound == INF:
-            stats.elapsed_s = time.perf_counter() - started
-            return None
+            return _finish(stats, started)

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import time
 
-from .control import CHECK_EVERY, PROGRESS_INTERVAL, SearchResult, Stats
-from .idastar import INF, _next_bound, _progress
+from .control import CHECK_EVERY, PROGRESS_INTERVAL, Stats
+from .idastar import _close_iteration, _finish, _next_bound, _progress
 
 RECURSE_SLACK = 4  # positions with bound - f <= this are searched by the recursive function, without yielding
 COUNT = 1 << 32  # one counter holds expanded * COUNT + generated
@@ -141,8 +141,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
     parity = puzzle.solution_parity()
     stats = Stats()
     if h0 == 0:
-        stats.elapsed_s = time.perf_counter() - started
-        return SearchResult([], True, stats, [[]] if all_solutions else None)
+        return _finish(stats, started, [[]], all_solutions)
     solutions = []
     path = []  # path[lim]: the tile moved into a position whose children must have h <= lim
     bound = 0
@@ -257,15 +256,11 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
                 break
         expanded, generated = nodes >> 32, nodes & (COUNT - 1)
         stats.expanded, stats.generated = expanded, generated
-        stats.stored = max(stats.stored, bound + 1)
         it_expanded = expanded - (it_start >> 32)
-        stats.iterations.append({"bound": bound, "expanded": it_expanded})
-        yield {"type": "iteration", "bound": bound, "expanded": it_expanded}
-        if solutions:
-            stats.elapsed_s = time.perf_counter() - started
-            return SearchResult(list(solutions[0]), True, stats, solutions if all_solutions else None)
+        result = yield from _close_iteration(stats, bound, it_expanded, solutions, all_solutions, started)
+        if result:
+            return result
         limits.check(expanded, time.perf_counter())
         if generated - (it_start & (COUNT - 1)) == it_expanded - 1:  # every child was searched: nothing lies beyond
-            stats.elapsed_s = time.perf_counter() - started
-            return None
+            return _finish(stats, started)
         bound = _next_bound(bound, bound + 1, parity)
