@@ -115,7 +115,8 @@ def test_solving_the_default_puzzle_shows_31_moves_and_the_animation_ends_on_the
     page.click("#solve")
     expect(page.locator("#result-length")).to_have_text("31 moves (optimal)")
     expect(page.locator("#move-list button")).to_have_count(31)
-    expect(page.locator("#result-stats")).to_contain_text("nodes expanded")
+    expect(page.locator("#result .result-head")).to_have_text("31 moves (optimal)")  # its figures: the panel's
+    expect(page.locator("#stats-panel [data-stat='length'] dd")).to_have_text("31 moves")
     expect(page.locator("#play-step")).to_have_text("Step 0 of 31")
     assert shown_board(page) == DEFAULT
 

@@ -37,7 +37,7 @@ const ui = {
   solve: $('solve'), hint: $('hint'), cancel: $('cancel'), quick: $('quick-solve'), method: $('method'),
   progress: $('progress'), bound: $('progress-bound'), nodes: $('progress-nodes'), rate: $('progress-rate'),
   elapsed: $('progress-elapsed'), progressNote: $('progress-note'), message: $('solver-message'),
-  result: $('result'), resultLength: $('result-length'), resultStats: $('result-stats'), moveList: $('move-list'),
+  result: $('result'), resultLength: $('result-length'), moveList: $('move-list'),
   first: $('play-first'), back: $('play-back'), play: $('play-toggle'), forward: $('play-forward'),
   last: $('play-last'), speed: $('play-speed'), speedOut: $('play-speed-value'), step: $('play-step'),
   link: $('share-link'), copy: $('copy-link'), copied: $('copy-message'),
@@ -541,10 +541,7 @@ function showResult(answer, start) {
   ui.result.hidden = !answer;
   if (!answer) return statsPanel.clear();
   statsPanel.finish(answer, picker.title(answer.algorithm, answer.heuristic));
-  const stats = answer.stats;
   ui.resultLength.textContent = lengthText(answer);
-  const iterations = stats.iterations ? `, ${stats.iterations.length} ${plural(stats.iterations.length, 'iteration')}` : '';
-  ui.resultStats.textContent = `${formatCount(stats.expanded)} nodes expanded in ${formatSeconds(stats.elapsed_s)}${iterations}`;
   const items = [];
   let board = start;
   answer.moves.forEach((move, i) => {
@@ -631,7 +628,6 @@ function changeSpeed() {
 const plural = (n, word) => (n === 1 ? word : `${word}s`);
 const formatCount = n => Number(n).toLocaleString('en-US');
 const formatLarge = n => (n < 1e6 ? formatCount(n) : `${(n / 1e6).toFixed(n < 1e8 ? 2 : 0)} M`);
-const formatSeconds = s => (s < 1 ? `${Math.round(s * 1000)} ms` : `${s.toFixed(2)} s`);
 
 // ---- start -----------------------------------------------------------------------------------------------------
 
