@@ -9,6 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from test_app import open_fragment, shown_board, wait_ready
 
+from slidelab import api
+
 pytestmark = pytest.mark.browser
 
 HARDEST = "8 6 7/2 5 4/3 0 1"  # 31 moves, one of the two farthest 3x3 positions
@@ -16,6 +18,10 @@ FARTHEST = {"8 6 7/2 5 4/3 0 1", "6 4 7/8 5 0/3 2 1"}
 MEDIUM_LINK = "#puzzle=sliding&board=7,8,2/6,3,4/5,0,1&algorithm=idastar&heuristic=auto"  # 25 moves
 EASY_LINK = "#puzzle=sliding&board=0,8,2/3,4,5/1,7,6&algorithm=idastar&heuristic=auto"  # 20 moves
 DEFAULT_LINK = "#puzzle=sliding&board=8,6,7/2,5,4/3,0,1&algorithm=idastar&heuristic=auto"
+KNIGHTS_LINK = "#puzzle=knights&board=BBB/.../.../WWW&algorithm=idastar&heuristic=auto"  # 16 moves
+HEURISTICS = {kind: [h["name"] for h in api.describe()["heuristics"] if kind in h["puzzles"]]  # in the engine's order
+              for kind in ("sliding", "tokens")}
+SLIDING_ONLY = set(HEURISTICS["sliding"]) - set(HEURISTICS["tokens"])  # misplaced, manhattan, ..., pdb
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +103,10 @@ def test_iddfs_lists_its_iterations_as_they_happen_and_stops_on_cancel(lab: Page
     lab.click("#cancel")
     expect(lab.locator("#solver-message")).to_have_text("Search cancelled.")
     expect(lab.locator("#solve")).to_be_enabled()
+
+
+def options(page: Page, selector: str) -> list[str]:
+    return page.eval_on_selector_all(f"{selector} option", "options => options.map(o => o.value)")
 
 
 def compare_rows(page: Page) -> list[dict]:
@@ -190,3 +200,48 @@ def test_explore_3x3_counts_every_position_and_a_farthest_one_loads_onto_the_boa
     lab.click("#explore .start")
     expect(lab.locator("#explore .message")).to_contain_text("A 4x4 board has 10,461,394,944,000 positions")
     expect(lab.locator("#solve")).to_be_enabled()
+
+
+def test_token_puzzles_offer_only_the_engines_token_heuristics_and_switching_back_keeps_a_valid_choice(lab: Page):
+    assert {"manhattan", "pdb"} <= SLIDING_ONLY and {"nearest", "matching", "auto"} <= set(HEURISTICS["tokens"])
+    open_fragment(lab, MEDIUM_LINK)
+    lab.select_option("#algorithm", "astar")
+    lab.select_option("#heuristic", "manhattan")
+    lab.select_option("#puzzle-type", "knights")
+    for selector in ("#heuristic", "#compare .add-heuristic"):
+        expect(lab.locator(f"{selector} option")).to_have_count(len(HEURISTICS["tokens"]))
+        assert options(lab, selector) == HEURISTICS["tokens"]
+    assert "quick" not in options(lab, "#algorithm")  # the quick solver solves sliding boards only
+    expect(lab.locator("#algorithm")).to_have_value("astar")  # kept: it applies to token puzzles
+    expect(lab.locator("#heuristic")).to_have_value("auto")
+    lab.wait_for_function("location.hash.endsWith('&algorithm=astar&heuristic=auto')")
+    expect(lab.locator("#method")).to_contain_text("The strongest estimate for token puzzles, the optimal assignment")
+    expect(lab.locator("#method")).not_to_contain_text("pattern databases")
+    pairs = [(r["algorithm"], r["heuristic"]) for r in compare_rows(lab)]  # Compare's defaults for token puzzles
+    assert pairs and {heuristic for _, heuristic in pairs} <= set(HEURISTICS["tokens"])
+
+    lab.select_option("#puzzle-type", "guarini")  # another token puzzle: the same lists
+    assert options(lab, "#heuristic") == HEURISTICS["tokens"]
+    assert [(r["algorithm"], r["heuristic"]) for r in compare_rows(lab)] == pairs
+    lab.select_option("#puzzle-type", "sliding")
+    expect(lab.locator("#heuristic option")).to_have_count(len(HEURISTICS["sliding"]))
+    for selector in ("#heuristic", "#compare .add-heuristic"):
+        assert options(lab, selector) == HEURISTICS["sliding"]
+    expect(lab.locator("#heuristic")).to_have_value("auto")
+    expect(lab.locator("#method")).to_contain_text("pattern databases when their tables are at hand")
+    assert {r["heuristic"] for r in compare_rows(lab)} <= set(HEURISTICS["sliding"])  # the sliding list again
+    expect(lab.locator("#notice")).to_be_hidden()
+
+
+def test_compare_on_the_knight_exchange_runs_its_default_pairs_and_each_finds_16_moves(lab: Page):
+    open_fragment(lab, KNIGHTS_LINK)
+    rows = compare_rows(lab)
+    assert len(rows) >= 5 and all(r["status"] == "waiting" for r in rows)
+    assert {r["algorithm"] for r in rows} >= {"bfs", "bidirectional", "astar", "idastar"}
+    lab.click("#compare .start")
+    wait_compared(lab)
+    expect(lab.locator("#compare .message")).to_have_text(f"{len(rows)} of {len(rows)} runs finished.")
+    rows = compare_rows(lab)
+    assert [r["status"] for r in rows] == ["done"] * len(rows)
+    assert [r["cells"][1] for r in rows] == ["16"] * len(rows)
+    expect(lab.locator("#compare caption")).to_have_text("Comparison of the methods on BBB/.../.../WWW")

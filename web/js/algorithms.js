@@ -2,11 +2,18 @@
 //
 //   const picker = new MethodPicker({ algorithm: select, heuristic: select, heuristicField, note, onChange });
 //   picker.set('idastar', 'auto');            // before the catalogue is known: shows just these names
-//   picker.setCatalogue(await solver.describe());  // fills the lists; returns [[kind, name]] it did not know
+//   picker.setPuzzle('tokens');               // the puzzle kind: 'sliding' or 'tokens' (the lists and notes follow)
+//   picker.setCatalogue(await solver.describe());  // fills the lists with what applies to the puzzle kind
 //   picker.algorithm, picker.heuristic;       // the choice; onChange(algorithm, heuristic) when the user changes it
 //
-// The lists come from the engine's catalogue (api.describe()); the notes here say the same things for a reader who
-// has not met the algorithms before, and the catalogue's own description is used for anything not listed here.
+// The lists come from the engine's catalogue (api.describe(), whose heuristics say which puzzle kinds they apply
+// to); a choice that does not apply to the puzzle kind becomes the default, IDA* with auto. The notes here say the
+// same things for a reader who has not met the algorithms before, and the catalogue's own description is used for
+// anything not listed here.
+
+import { quickApplies } from './quick.js';
+
+const DEFAULTS = { algorithms: 'idastar', heuristics: 'auto' };  // every puzzle kind has these
 
 const ALGORITHM_NOTES = {
   bfs: 'Breadth-first search looks at every position 1 move away, then 2, then 3… so the first time it meets the goal '
@@ -37,6 +44,15 @@ const HEURISTIC_NOTES = {
     + 'here; the tables are loaded once.',
   auto: 'The strongest estimate available for this board: pattern databases when their tables are at hand, else '
     + 'walking distance, else linear conflict. The result says which was used.',
+};
+
+const TOKEN_HEURISTIC_NOTES = {
+  nearest: 'For each piece, the fewest moves it needs to reach the nearest goal square of its kind (as if the other '
+    + 'pieces were not there), added up.',
+  matching: 'Like the nearest goal square, but two pieces of a kind cannot both end on one square: each kind’s pieces '
+    + 'are paired with its goal squares so that their moves add up to the least (an optimal assignment).',
+  auto: 'The strongest estimate for token puzzles, the optimal assignment: each kind’s pieces paired with its goal '
+    + 'squares so that their moves (other pieces ignored) add up to the least. The result says which was used.',
 };
 
 export class MethodPicker {
@@ -85,21 +101,22 @@ export class MethodPicker {
     this.#show();
   }
 
-  /** Fill the lists from api.describe(); returns the chosen names it does not list, e.g. [['heuristic', 'xyz']]. */
-  setCatalogue(catalogue, puzzle = this.#puzzle) {
+  /** Fill the lists from api.describe(). */
+  setCatalogue(catalogue) {
     this.#catalogue = catalogue;
+    this.#fill();
+  }
+
+  /** The puzzle kind the lists are for: 'sliding' or 'tokens'. */
+  setPuzzle(puzzle) {
     this.#puzzle = puzzle;
-    const chosen = { algorithms: this.algorithm, heuristics: this.heuristic };
-    const unknown = [];
-    for (const [kind, select] of [['algorithms', this.algorithmSelect], ['heuristics', this.heuristicSelect]]) {
-      const items = this.#items(kind);
-      select.replaceChildren(...items.map(item => new Option(item.title, item.name)));
-      if (items.some(item => item.name === chosen[kind])) select.value = chosen[kind];
-      else unknown.push([kind.slice(0, -1), chosen[kind]]);
-      select.disabled = false;
-    }
-    this.#show();
-    return unknown;
+    this.#fill();
+  }
+
+  /** Whether an algorithm or heuristic (kind 'algorithms' or 'heuristics') applies to a puzzle kind (the current one
+   * by default); before the catalogue is known any name passes: names are checked when it arrives. */
+  offers(kind, name, puzzle = this.#puzzle) {
+    return !this.#catalogue || this.#items(kind, puzzle).some(item => item.name === name);
   }
 
   /** A short name for a pair, e.g. 'IDA* · Manhattan distance' (the heuristic left out when none is used). */
@@ -109,14 +126,30 @@ export class MethodPicker {
     return `${a?.title ?? algorithm} · ${this.#find('heuristics', heuristic)?.title ?? heuristic}`;
   }
 
-  /** The catalogue's entries of a kind that apply to the current puzzle ([] until it is known). */
-  #items(kind) {
+  /** The catalogue's entries of a kind that apply to a puzzle kind ([] until it is known). The catalogue does not say
+   * which puzzles an algorithm solves: all of them but the quick solver, which solves sliding boards only. */
+  #items(kind, puzzle = this.#puzzle) {
     const items = this.#catalogue?.[kind] ?? [];
-    return kind === 'heuristics' ? items.filter(h => h.puzzles.includes(this.#puzzle)) : items;
+    if (kind === 'heuristics') return items.filter(h => h.puzzles.includes(puzzle));
+    return items.filter(a => a.name !== 'quick' || quickApplies({ puzzle }));
   }
 
   #find(kind, name) {
     return this.#items(kind).find(item => item.name === name);
+  }
+
+  /** List what applies to the puzzle kind; a choice that does not apply becomes the default. */
+  #fill() {
+    if (this.#catalogue) {
+      for (const [kind, select] of [['algorithms', this.algorithmSelect], ['heuristics', this.heuristicSelect]]) {
+        const chosen = select.value;
+        const items = this.#items(kind);
+        select.replaceChildren(...items.map(item => new Option(item.title, item.name)));
+        select.value = items.some(item => item.name === chosen) ? chosen : DEFAULTS[kind];
+        select.disabled = false;
+      }
+    }
+    this.#show();
   }
 
   #show() {
@@ -126,7 +159,8 @@ export class MethodPicker {
     const algorithm = this.#find('algorithms', this.algorithm);
     const heuristic = this.#find('heuristics', this.heuristic);
     const notes = [ALGORITHM_NOTES[this.algorithm] ?? algorithm?.description];
-    if (uses) notes.push(HEURISTIC_NOTES[this.heuristic] ?? heuristic?.description);
+    const heuristicNotes = this.#puzzle === 'tokens' ? TOKEN_HEURISTIC_NOTES : {};
+    if (uses) notes.push(heuristicNotes[this.heuristic] ?? HEURISTIC_NOTES[this.heuristic] ?? heuristic?.description);
     this.note.textContent = notes.filter(Boolean).join(' ');
   }
 }

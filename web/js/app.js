@@ -95,6 +95,7 @@ const TOKENS = {
   resetBoard: () => state.start,
 };
 const kind = () => (state.puzzle === 'sliding' ? SLIDING : TOKENS);
+const familyOf = puzzle => (puzzle === 'sliding' ? SLIDING : TOKENS).family;  // what the engine's catalogue calls it
 const tables = new TableLoader(solver);
 const picker = new MethodPicker({
   algorithm: $('algorithm'), heuristic: $('heuristic'), heuristicField: $('heuristic-field'), note: ui.method,
@@ -157,11 +158,14 @@ function showPuzzleType(puzzle) {
   ui.board.hidden = tokens;
   ui.tokenBoard.hidden = ui.tokenGoal.hidden = ui.tokenEditor.hidden = !tokens;
   ui.playHelp.textContent = kind().help;
+  picker.setPuzzle(kind().family);
+  comparison.setPuzzle(kind().family);
 }
 
 /** The puzzle-type choice: the default sliding puzzle, a preset, or a custom token puzzle (the current one). */
 function choosePuzzle(puzzle) {
   state.heuristic = puzzle === 'sliding' ? DEFAULT_HEURISTIC : TOKEN_HEURISTIC;
+  if (!picker.offers('algorithms', state.algorithm, familyOf(puzzle))) state.algorithm = DEFAULT_ALGORITHM;
   if (puzzle === 'sliding') {
     setPuzzle(parseBoard(DEFAULT_BOARD), defaultGoal(3, 3), { puzzle });
   } else if (puzzle === 'tokens' && state.puzzle !== 'sliding') {
@@ -509,23 +513,26 @@ function showSolverStatus(status, detail) {
   updateControls();
 }
 
-/** Once the solver is up: name the method in use, and drop names from a link that the solver does not know. */
+/** Once the solver is up: fill the selectors, and drop names from a link that the puzzle does not offer. */
 async function checkMethod() {
   const catalogue = await solver.describe();
   if (!catalogue.algorithms) return;
-  const algorithm = catalogue.algorithms.find(a => a.name === state.algorithm);
-  const heuristic = catalogue.heuristics.find(h => h.name === state.heuristic && h.puzzles.includes(kind().family));
-  const unknown = [!algorithm && `algorithm '${state.algorithm}'`, !heuristic && `heuristic '${state.heuristic}'`].filter(Boolean);
-  if (unknown.length) {
-    showNotice(`This link names an unknown ${unknown.join(' and ')}; using the default instead.`);
-    if (!algorithm) state.algorithm = DEFAULT_ALGORITHM;
-    if (!heuristic) state.heuristic = state.puzzle === 'sliding' ? DEFAULT_HEURISTIC : TOKEN_HEURISTIC;
-    writeLink();
-    return checkMethod();
-  }
-  picker.setCatalogue(catalogue, kind().family);
-  picker.set(state.algorithm, state.heuristic);
+  picker.setCatalogue(catalogue);
   comparison.setCatalogue(catalogue);
+  const dropped = [];
+  if (!picker.offers('algorithms', state.algorithm)) {
+    dropped.push(`the algorithm '${state.algorithm}'`);
+    state.algorithm = DEFAULT_ALGORITHM;
+  }
+  if (!picker.offers('heuristics', state.heuristic)) {
+    dropped.push(`the heuristic '${state.heuristic}'`);
+    state.heuristic = state.puzzle === 'sliding' ? DEFAULT_HEURISTIC : TOKEN_HEURISTIC;
+  }
+  if (dropped.length) {
+    showNotice(`This link names ${dropped.join(' and ')}, which the solver does not offer for this puzzle; `
+      + 'using the default instead.');
+    writeLink();
+  }
 }
 
 /** The user chose another algorithm or heuristic: the next search uses it, and the link says so. */

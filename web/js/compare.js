@@ -1,7 +1,8 @@
 // Compare: several algorithm/heuristic pairs run one after another on the same position, each under a time limit,
 // with a table (length, expanded, stored, time) and a bar chart of the nodes expanded (log scale).
 //
-//   const comparison = new Comparison(element, { solver, request: () => ({board, goal?}), onBusy });
+//   const comparison = new Comparison(element, { solver, request: () => ({board, goal?, puzzle?}), onBusy });
+//   comparison.setPuzzle('tokens');  // the puzzle kind, 'sliding' or 'tokens': each has its own list of pairs
 //   comparison.setCatalogue(await solver.describe());
 //   comparison.setEnabled(free);   // whether the solver is free to start a comparison
 //   comparison.running;            // while a comparison runs (the page's other searches wait)
@@ -13,16 +14,25 @@ import { MethodPicker } from './algorithms.js';
 import { BarChart, compact } from './chart.js';
 import { formatCount, formatSeconds } from './stats.js';
 
-const DEFAULT_RUNS = [
-  ['bfs', 'auto'], ['bidirectional', 'auto'], ['iddfs', 'auto'], ['astar', 'manhattan'], ['idastar', 'manhattan'],
-  ['idastar', 'linear_conflict'], ['idastar', 'auto'],
-];
+// Per puzzle kind; IDDFS is left out for token puzzles, where it needs minutes for the knight exchange's 16 moves.
+const DEFAULT_RUNS = {
+  sliding: [
+    ['bfs', 'auto'], ['bidirectional', 'auto'], ['iddfs', 'auto'], ['astar', 'manhattan'], ['idastar', 'manhattan'],
+    ['idastar', 'linear_conflict'], ['idastar', 'auto'],
+  ],
+  tokens: [
+    ['bfs', 'auto'], ['bidirectional', 'auto'], ['astar', 'nearest'], ['astar', 'matching'], ['idastar', 'nearest'],
+    ['idastar', 'auto'],
+  ],
+};
 const TIME_LIMITS_S = [2, 5, 10, 30];
 const DEFAULT_TIME_LIMIT_S = 10;
 const LIMIT_CODES = new Set(['limit', 'too_large']);
 
 export class Comparison {
-  #runs = DEFAULT_RUNS.map(([algorithm, heuristic]) => newRun(algorithm, heuristic));
+  #puzzle = 'sliding';
+  #lists = {};        // the list of pairs each puzzle kind had when the page left it
+  #runs = defaultRuns(this.#puzzle);
   #current = null;    // the run in progress
   #stopping = false;  // Stop was pressed: the remaining runs are left out
   #enabled = false;
@@ -90,6 +100,19 @@ export class Comparison {
     this.#render();
   }
 
+  /** Show the list of pairs of a puzzle kind (its defaults at first); a comparison on the other kind is stopped. */
+  setPuzzle(puzzle) {
+    if (puzzle === this.#puzzle) return;
+    this.#interrupt('stop');
+    this.#lists[this.#puzzle] = this.#runs;
+    this.#puzzle = puzzle;
+    this.#runs = this.#lists[puzzle] ? freshRuns(this.#lists[puzzle]) : defaultRuns(puzzle);
+    this.#board = '';
+    this.message.textContent = '';
+    this.picker.setPuzzle(puzzle);
+    this.#render();
+  }
+
   setEnabled(free) {
     this.#enabled = free;
     this.#controls();
@@ -103,11 +126,11 @@ export class Comparison {
     const seconds = Number(this.timeLimit.value);
     this.#board = base.board;
     this.#stopping = false;
-    this.#runs = this.#runs.map(run => newRun(run.algorithm, run.heuristic));
+    const runs = this.#runs = freshRuns(this.#runs);
     this.message.textContent = '';
-    this.#current = this.#runs[0];  // busy from the first moment
+    this.#current = runs[0];  // busy from the first moment
     this.onBusy();
-    for (const run of this.#runs) {
+    for (const run of runs) {
       if (this.#stopping) {
         run.status = 'not run';
         continue;
@@ -135,8 +158,10 @@ export class Comparison {
       }
     }
     this.#current = null;
-    const finished = this.#runs.filter(run => run.status === 'done').length;
-    this.message.textContent = `${finished} of ${this.#runs.length} runs finished.`;
+    if (runs === this.#runs) {  // not replaced by another puzzle kind's list meanwhile
+      const finished = runs.filter(run => run.status === 'done').length;
+      this.message.textContent = `${finished} of ${runs.length} runs finished.`;
+    }
     this.#render();
     this.onBusy();
   }
@@ -236,3 +261,6 @@ export class Comparison {
 
 /** A run as listed before it starts: `reached` is the nodes expanded by the last progress report. */
 const newRun = (algorithm, heuristic) => ({ algorithm, heuristic, status: 'waiting', answer: null, reached: 0, note: '', action: null });
+
+const freshRuns = runs => runs.map(run => newRun(run.algorithm, run.heuristic));
+const defaultRuns = puzzle => DEFAULT_RUNS[puzzle].map(([algorithm, heuristic]) => newRun(algorithm, heuristic));
