@@ -59,7 +59,7 @@ export class TableLoader {
         report();
         return [name, bytes];
       }));
-      onProgress({ filesDone: files.length, files: files.length, loaded: 0, total: 0, unpacking: true });
+      if (files.length) onProgress({ filesDone: files.length, files: files.length, loaded: 0, total: 0, unpacking: true });
       for (const [name, bytes] of files) {
         const answer = await this.solver.installPatternDatabase(bytes);
         if (!answer.ok || answer.name !== name) {
