@@ -1,5 +1,6 @@
 """Fast optimal solving in the app: the pattern databases fetched from the site itself (once per page, with
-progress; a failed fetch falls back with a notice), and the quick solver offered and labelled on a 5x5 board."""
+progress, for Solve and Compare alike; a failed fetch falls back with a notice), and the quick solver offered and
+labelled on a 5x5 board."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from test_algorithms import compare_rows, set_runs, wait_compared
 
 pytestmark = pytest.mark.browser
 
@@ -24,12 +26,18 @@ THREE_BY_FOUR = "#puzzle=sliding&board=5,7,2,8/11,4,0,10/1,9,6,3&algorithm=idast
 FIVE_BY_FIVE = "2 12 6 4 15/1 18 3 14 10/21 7 24 9 5/22 19 16 0 11/17 13 8 20 23"
 FIVE_BY_FIVE_GOAL = "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 24 0"
 
-# every text the solver message shows, so that short-lived progress messages can be checked afterwards
+THREE_BY_FOUR_TABLES = {"3x4_1-2-3-5-6-7.slpdb", "3x4_1-4-5-8-9.slpdb", "3x4_2-3-6-7-10-11.slpdb",
+                        "3x4_4-8-9-10-11.slpdb"}
+
+# every text the solver's and Compare's messages show, so that short-lived progress messages can be checked afterwards
 RECORD_MESSAGES = """new MutationObserver(() => {
-  const text = document.getElementById('solver-message')?.textContent;
-  if (text && window.messages.at(-1) !== text) window.messages.push(text);
+  for (const [name, selector] of [['messages', '#solver-message'], ['compareMessages', '#compare .message']]) {
+    const text = document.querySelector(selector)?.textContent;
+    if (text && window[name].at(-1) !== text) window[name].push(text);
+  }
 }).observe(document, { subtree: true, childList: true, characterData: true });
-window.messages = [];"""
+window.messages = [];
+window.compareMessages = [];"""
 
 SHOWN_BOARD_JS = """() => {
   const board = document.getElementById('board');
@@ -87,6 +95,30 @@ def test_a_failed_fetch_falls_back_to_walking_distance_with_a_notice(page: Page,
     assert notice.startswith("The pattern databases could not be loaded (")
     assert "HTTP 404" in notice and "walking distance" in notice
     expect(page.locator("#quick-solve")).to_be_hidden()  # idle on a 3x4 board: Solve is the way
+
+
+def test_compare_on_a_3x4_board_fetches_the_pattern_databases_first_with_progress(page: Page, base_url: str):
+    requests = []
+    page.context.on("request", lambda request: requests.append(request.url))
+    open_ready(page, base_url + THREE_BY_FOUR)
+    set_runs(page, [("idastar", "manhattan"), ("idastar", "pdb"), ("idastar", "auto")])
+    page.click("#compare .start")
+    wait_compared(page)
+    expect(page.locator("#compare .message")).to_have_text("3 of 3 runs finished.")
+    manhattan, pdb, auto = compare_rows(page)
+    assert [manhattan["cells"][1], pdb["cells"][1], auto["cells"][1]] == ["30", "30", "30"]
+    assert pdb["cells"][2] == auto["cells"][2]  # the same nodes: auto used the tables too, not walking distance
+    shown = page.evaluate("compareMessages")
+    loading = [m for m in shown if m.startswith("Loading pattern databases:")]
+    assert loading and loading[-1] == "Loading pattern databases: 0.7 of 0.7 MB, 4 of 4 files…"
+    assert "Unpacking the pattern databases…" in shown
+    assert shown.index(loading[0]) < shown.index("3 of 3 runs finished.")
+    assert sorted(url for url in requests if "/pdb/" in url) == sorted(
+        base_url + "pdb/" + name for name in THREE_BY_FOUR_TABLES)
+    expect(page.locator("#notice")).to_be_hidden()
+
+    assert solve_and_read(page) == "30 moves (optimal)"  # Solve finds the tables installed: no second download
+    assert len([url for url in requests if "/pdb/" in url]) == 4
 
 
 def test_a_5x5_board_gets_a_quick_labelled_solution_that_plays_to_the_goal(page: Page, base_url: str):

@@ -102,7 +102,7 @@ const picker = new MethodPicker({
   onChange: chooseMethod,
 });
 const statsPanel = new StatsPanel($('stats-panel'));
-const comparison = new Comparison($('compare'), { solver, request: () => solveRequest(), onBusy: updateControls });
+const comparison = new Comparison($('compare'), { solver, tables, request: () => solveRequest(), onBusy: updateControls });
 const explorer = new Explorer($('explore'), {
   solver, onBusy: updateControls,
   puzzle: () => ({ kind: state.puzzle, rows: state.board.rows, cols: state.board.cols, goal: boardText(goalBoard()) }),

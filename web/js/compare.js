@@ -1,18 +1,20 @@
 // Compare: several algorithm/heuristic pairs run one after another on the same position, each under a time limit,
 // with a table (length, expanded, stored, time) and a bar chart of the nodes expanded (log scale).
 //
-//   const comparison = new Comparison(element, { solver, request: () => ({board, goal?, puzzle?}), onBusy });
+//   const comparison = new Comparison(element, { solver, tables, request: () => ({board, goal?, puzzle?}), onBusy });
 //   comparison.setPuzzle('tokens');  // the puzzle kind, 'sliding' or 'tokens': each has its own list of pairs
 //   comparison.setCatalogue(await solver.describe());
 //   comparison.setEnabled(free);   // whether the solver is free to start a comparison
 //   comparison.running;            // while a comparison runs (the page's other searches wait)
 //
 // A run can be skipped (the next one starts) or the comparison stopped; a run that reaches its time limit (or the
-// memory cap of the searches that store positions) says so and shows the nodes it had expanded by then.
+// memory cap of the searches that store positions) says so and shows the nodes it had expanded by then. Before the
+// first run that can use pattern databases, their tables are fetched (`tables`, a TableLoader), with progress.
 
 import { MethodPicker } from './algorithms.js';
 import { BarChart, compact } from './chart.js';
 import { formatCount, formatSeconds } from './stats.js';
+import { progressText } from './tables.js';
 
 // Per puzzle kind; IDDFS is left out for token puzzles, where it needs minutes for the knight exchange's 16 moves.
 const DEFAULT_RUNS = {
@@ -37,9 +39,10 @@ export class Comparison {
   #stopping = false;  // Stop was pressed: the remaining runs are left out
   #enabled = false;
   #board = '';        // the position of the last comparison
+  #loading = null;    // {resolve} while a run waits for pattern databases: resolving it stops the wait
 
-  constructor(element, { solver, request, onBusy = () => {} }) {
-    Object.assign(this, { element, solver, request, onBusy });
+  constructor(element, { solver, tables, request, onBusy = () => {} }) {
+    Object.assign(this, { element, solver, tables, request, onBusy });
     element.insertAdjacentHTML('beforeend', `
       <p class="muted intro">Runs each method below on the position on the board, one after another, and compares
         the work it did. Each run stops at the time limit.</p>
@@ -130,6 +133,7 @@ export class Comparison {
     this.message.textContent = '';
     this.#current = runs[0];  // busy from the first moment
     this.onBusy();
+    let tables = null;  // how loading the pattern databases went: tried once per comparison
     for (const run of runs) {
       if (this.#stopping) {
         run.status = 'not run';
@@ -141,6 +145,13 @@ export class Comparison {
       await this.solver.start();  // after a restart (a cancel the worker did not answer) the solver loads again
       const request = { ...base, algorithm: run.algorithm, max_seconds: seconds };
       if (this.picker.usesHeuristicFor(run.algorithm)) request.heuristic = run.heuristic;
+      if (!tables && await this.tables.needed(request)) {
+        tables = await this.#loadTables(request);
+        if (run.action) {  // skipped or stopped while the tables loaded
+          run.status = run.action === 'skip' ? 'skipped' : 'stopped';
+          continue;
+        }
+      }
       const answer = await this.solver.solve(request, event => {
         if (event.type === 'progress' && event.expanded > run.reached) {
           run.reached = event.expanded;
@@ -160,16 +171,33 @@ export class Comparison {
     this.#current = null;
     if (runs === this.#runs) {  // not replaced by another puzzle kind's list meanwhile
       const finished = runs.filter(run => run.status === 'done').length;
-      this.message.textContent = `${finished} of ${runs.length} runs finished.`;
+      const failed = tables?.ok === false ? ` The pattern databases could not be loaded (${tables.message}), so pdb `
+        + 'runs failed and auto runs used a weaker heuristic.' : '';
+      this.message.textContent = `${finished} of ${runs.length} runs finished.${failed}`;
     }
     this.#render();
     this.onBusy();
+  }
+
+  /** Fetch and install the pattern databases a request needs, showing the download as Solve does: the outcome of
+   * TableLoader.prepare ({ok, message?}), or null if the run was skipped or stopped meanwhile. */
+  async #loadTables(request) {
+    const loading = {};
+    const interrupted = new Promise(resolve => { loading.resolve = () => resolve(null); });
+    this.#loading = loading;
+    const outcome = await Promise.race([interrupted, this.tables.prepare(request, progress => {
+      if (this.#loading === loading) this.message.textContent = `${progressText(progress)}…`;
+    })]);
+    this.#loading = null;
+    this.message.textContent = '';
+    return outcome;
   }
 
   #interrupt(action) {
     if (!this.#current) return;
     this.#current.action = action;
     if (action === 'stop') this.#stopping = true;
+    this.#loading?.resolve();
     this.solver.cancel();
   }
 
