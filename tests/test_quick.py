@@ -57,6 +57,8 @@ def test_already_solved_and_one_move_boards():
 def test_quick_refuses_token_puzzles():
     answer = api.solve({"puzzle": "knights", "algorithm": "quick"})
     assert answer["ok"] is False and answer["error"]["code"] == "invalid"
+    assert "does not solve tokens puzzles" in answer["error"]["message"]
+    assert {a["name"]: a["puzzles"] for a in api.describe()["algorithms"]}["quick"] == ["sliding"]
 
 
 def test_reduction_order_keeps_the_blank_goal_in_the_last_region():

@@ -91,6 +91,8 @@ def _solve(request):
     algorithm = ALGORITHMS.get(name)
     if algorithm is None:
         raise InvalidBoard(f"unknown algorithm '{name}'; choose one of: {', '.join(ALGORITHMS)}")
+    if puzzle.kind not in algorithm.kinds:
+        raise InvalidBoard(f"the {name} algorithm does not solve {puzzle.kind} puzzles")
     heuristic_name = _option(request, "heuristic", str, DEFAULT_HEURISTIC) if algorithm.uses_heuristic else "zero"
     heuristic = get_heuristic(heuristic_name, puzzle)
     all_solutions = _option(request, "all_solutions", bool, False)
@@ -245,7 +247,7 @@ def describe() -> dict:
     presets and move rules."""
     return {
         "algorithms": [{"name": a.name, "title": a.title, "description": a.description, "optimal": a.optimal,
-                        "uses_heuristic": a.uses_heuristic} for a in ALGORITHMS.values()],
+                        "uses_heuristic": a.uses_heuristic, "puzzles": sorted(a.kinds)} for a in ALGORITHMS.values()],
         "heuristics": [{"name": h.name, "title": h.title, "description": h.description,
                         "puzzles": sorted(h.kinds)} for h in HEURISTICS.values()],
         "presets": [p.as_dict() for p in PRESETS.values()],

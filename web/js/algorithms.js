@@ -6,12 +6,10 @@
 //   picker.setCatalogue(await solver.describe());  // fills the lists with what applies to the puzzle kind
 //   picker.algorithm, picker.heuristic;       // the choice; onChange(algorithm, heuristic) when the user changes it
 //
-// The lists come from the engine's catalogue (api.describe(), whose heuristics say which puzzle kinds they apply
-// to); a choice that does not apply to the puzzle kind becomes the default, IDA* with auto. The notes here say the
+// The lists come from the engine's catalogue (api.describe(), whose algorithms and heuristics say which puzzle kinds
+// they apply to); a choice that does not apply to the puzzle kind becomes the default, IDA* with auto. The notes here say the
 // same things for a reader who has not met the algorithms before, and the catalogue's own description is used for
 // anything not listed here.
-
-import { quickApplies } from './quick.js';
 
 const DEFAULTS = { algorithms: 'idastar', heuristics: 'auto' };  // every puzzle kind has these
 
@@ -126,12 +124,9 @@ export class MethodPicker {
     return `${a?.title ?? algorithm} · ${this.#find('heuristics', heuristic)?.title ?? heuristic}`;
   }
 
-  /** The catalogue's entries of a kind that apply to a puzzle kind ([] until it is known). The catalogue does not say
-   * which puzzles an algorithm solves: all of them but the quick solver, which solves sliding boards only. */
+  /** The catalogue's entries of a kind (algorithms or heuristics) that apply to a puzzle kind ([] until it is known). */
   #items(kind, puzzle = this.#puzzle) {
-    const items = this.#catalogue?.[kind] ?? [];
-    if (kind === 'heuristics') return items.filter(h => h.puzzles.includes(puzzle));
-    return items.filter(a => a.name !== 'quick' || quickApplies({ puzzle }));
+    return (this.#catalogue?.[kind] ?? []).filter(item => item.puzzles.includes(puzzle));
   }
 
   #find(kind, name) {

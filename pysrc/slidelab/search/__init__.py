@@ -19,6 +19,7 @@ class Algorithm:
     uses_heuristic: bool
     start: Callable
     all_solutions: bool = False  # can enumerate every shortest solution
+    kinds: frozenset = frozenset({"sliding", "tokens"})  # puzzle kinds it solves
 
 
 def _bfs(puzzle, heuristic, limits, options):
@@ -47,10 +48,7 @@ def _astar(puzzle, heuristic, limits, options):
 
 
 def _quick(puzzle, heuristic, limits, options):
-    from ..errors import InvalidBoard
     from .quick import quick
-    if puzzle.kind != "sliding":
-        raise InvalidBoard("the quick solver is for sliding puzzles")
     return quick(puzzle, heuristic, limits)
 
 
@@ -71,6 +69,6 @@ ALGORITHMS = {
                   "uniform-cost search with the zero heuristic; stores every position it reaches.", True, True, _astar),
         Algorithm("quick", "Quick (not shortest)", "Solves the board line by line, the last 3x3 optimally: a "
                   "solution in a moment on any board, not necessarily shortest, shown with the best lower bound.",
-                  False, True, _quick),
+                  False, True, _quick, kinds=frozenset({"sliding"})),
     ]
 }
