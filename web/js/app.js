@@ -104,11 +104,11 @@ const picker = new MethodPicker({
 const statsPanel = new StatsPanel($('stats-panel'));
 const comparison = new Comparison($('compare'), { solver, tables, request: () => solveRequest(), onBusy: updateControls });
 const explorer = new Explorer($('explore'), {
-  solver, onBusy: updateControls,
-  puzzle: () => ({ kind: state.puzzle, rows: state.board.rows, cols: state.board.cols, goal: boardText(goalBoard()) }),
-  onPick: (board, goal) => {
-    setPuzzle(parseBoard(board), parseBoard(goal).cells, { puzzle: 'sliding' });
-    ui.board.scrollIntoView({ block: 'nearest' });
+  solver, onBusy: updateControls, request: () => solveRequest(),
+  onPick: ({ puzzle, board, goal, rule }) => {  // a farthest position becomes the start; goal and rule stay
+    const parse = text => (puzzle === 'sliding' ? parseBoard(text) : parseTokenBoard(text, rule));
+    setPuzzle(parse(board), parse(goal).cells, { puzzle });
+    kind().view.element.scrollIntoView({ block: 'nearest' });
   },
 });
 
@@ -160,6 +160,7 @@ function showPuzzleType(puzzle) {
   ui.playHelp.textContent = kind().help;
   picker.setPuzzle(kind().family);
   comparison.setPuzzle(kind().family);
+  explorer.setPuzzle(kind().family);
 }
 
 /** The puzzle-type choice: the default sliding puzzle, a preset, or a custom token puzzle (the current one). */
