@@ -1,4 +1,4 @@
-"""Token puzzles in the app: the knight exchange played, solved and animated; links; the editor."""
+"""Token puzzles in the app: the knight exchange played, solved and animated; links; the editor; explore."""
 
 from __future__ import annotations
 
@@ -185,6 +185,94 @@ def test_the_editor_builds_a_small_custom_puzzle_that_solves(app: Page):
     expect(app.locator("#result-length")).to_have_text(f"{expected['length']} moves (optimal)", timeout=30_000)
     app.locator("#play-last").click()
     assert shown(app) == "W.B/..."
+
+
+def explore(page: Page) -> None:
+    page.locator("#explore .start").click()
+    expect(page.locator("#explore .start")).to_be_enabled(timeout=60_000)  # the exploration has finished
+
+
+def totals(page: Page) -> dict[str, str]:
+    """Explore's totals by name, but the time."""
+    items = page.eval_on_selector_all(
+        "#explore .explore-totals div", "items => items.map(i => [i.firstChild.textContent, i.lastChild.textContent])")
+    return {name: value for name, value in items if name != "Time"}
+
+
+def test_explore_counts_the_knight_exchange_from_its_start_and_a_farthest_arrangement_loads_and_solves(knights: Page):
+    expected = api.explore({"puzzle": "knights"})
+    assert (expected["states"], expected["max_depth"], expected["farthest_count"]) == (18480, 22, 3)
+    expect(knights.locator("#explore .intro")).to_contain_text("reached from the start position")
+    explore(knights)
+    expect(knights.locator("#explore .message")).to_have_text("")
+    assert totals(knights) == {"Arrangements": "18,480", "Max distance": "22 moves", "Farthest": "3"}
+    expect(knights.locator("#explore .explore-caption")).to_have_text(
+        "Knight exchange (knight moves), start BBB/.../.../WWW, goal WWW/.../.../BBB")
+    expect(knights.locator("#explore .explore-goal")).to_have_text(
+        "The goal is among them, 16 moves from the start: its shortest solution is 16 moves.")
+    expect(knights.locator("#explore .chart-title")).to_have_text(
+        "Arrangements at each distance from the start position")
+    expect(knights.locator("#explore .explore-chart rect.bar")).to_have_count(23)  # distances 0 to 22
+    expect(knights.locator("#explore .farthest-note")).to_have_text(
+        "All 3 are 22 moves from the start position. "
+        "Choose one to load it onto the board as the start (the goal stays).")
+    farthest = knights.locator("#explore .farthest button")
+    expect(farthest).to_have_count(3)
+    boards = farthest.evaluate_all("buttons => buttons.map(b => b.dataset.board)")
+    assert boards == expected["farthest"]
+    for i, board in enumerate(boards):  # each drawn as a small board, like the goal's
+        assert shown(knights, f"#explore .farthest li:nth-child({i + 1}) .token-board") == board
+
+    solution = api.solve({"puzzle": "knights", "board": boards[0]})
+    assert solution["length"] == 8  # as `slidelab solve --puzzle knights ..W/WB./.WB/B.. --json` says
+    farthest.nth(0).click()
+    assert shown(knights) == boards[0]
+    assert shown(knights, "#token-goal-board") == "WWW/.../.../BBB"
+    expect(knights.locator("#puzzle-type")).to_have_value("knights")
+    knights.wait_for_function(
+        "board => location.hash === `#puzzle=knights&board=${board}&algorithm=idastar&heuristic=auto`", arg=boards[0])
+    knights.locator("#solve").click()
+    expect(knights.locator("#result-length")).to_have_text("8 moves (optimal)", timeout=60_000)
+    knights.locator("#play-last").click()
+    assert shown(knights) == "WWW/.../.../BBB"
+
+
+def test_explore_on_custom_token_puzzles_says_where_the_goal_is_and_refuses_a_board_too_large(app: Page):
+    open_fragment(app, CUSTOM_LINK)
+    explore(app)
+    assert totals(app) == {"Arrangements": "42", "Max distance": "4 moves", "Farthest": "6"}
+    expect(app.locator("#explore .explore-caption")).to_have_text(
+        "Custom token puzzle (king moves), start AB#/..#/..., goal ..#/..#/.BA")
+    expect(app.locator("#explore .explore-goal")).to_contain_text("4 moves from the start")
+    expect(app.locator("#explore .farthest .token-board")).to_have_count(6)
+    expect(app.locator("#explore .farthest .token-board .square.hole")).to_have_count(12)  # two holes on each
+    assert app.locator("#explore .farthest button").nth(0).get_attribute("data-board") == "..#/..#/BA."
+    app.locator("#explore .farthest button").nth(0).click()
+    assert shown(app) == "..#/..#/BA."
+    assert shown(app, "#token-goal-board") == "..#/..#/.BA"
+    expect(app.locator("#token-editor-body select[data-role='rule']")).to_have_value("king")  # the rule stays
+    app.wait_for_function(
+        "() => location.hash.startsWith('#puzzle=tokens&board=..%23/..%23/BA.&goal=..%23/..%23/.BA&rule=king&')")
+
+    # an unreachable goal: the pieces of one row cannot pass each other
+    open_fragment(app, "#puzzle=tokens&board=ABC...&goal=BAC...&rule=orthogonal&algorithm=idastar&heuristic=auto")
+    explore(app)
+    assert totals(app)["Arrangements"] == "20"
+    expect(app.locator("#explore .explore-goal")).to_have_text(
+        "The goal is not among them: it cannot be reached from the start.")
+
+    open_fragment(app, "#puzzle=tokens&board=BBBBB/WWWWW/RRRRR/...../GGGGG&goal=GGGGG/WWWWW/RRRRR/...../BBBBB"
+                  "&rule=king&algorithm=idastar&heuristic=auto")
+    explore(app)
+    expect(app.locator("#explore .message")).to_have_text(
+        "Could not explore: this puzzle has 623,360,743,125,120 positions, more than the 2,000,000 that explore may "
+        "visit; try a smaller board.")
+    expect(app.locator("#solve")).to_be_enabled()
+
+    open_fragment(app, "#puzzle=sliding&board=1,2/3,0&algorithm=idastar&heuristic=manhattan")
+    expect(app.locator("#explore .intro")).to_contain_text("by a breadth-first search from the goal")
+    expect(app.locator("#explore .explore-result")).to_be_hidden()  # the token puzzle's result went with it
+    expect(app.locator("#explore .message")).to_have_text("")
 
 
 @pytest.fixture
