@@ -79,3 +79,16 @@ def test_hardest_3x4_position_is_53_moves():
     # the same position turned on its side is a 4x3 board, served by the same tables
     answer = api.solve({"board": "0 8 4/3 7 11/2 6 10/1 5 9", "goal": "1 5 9/2 6 10/3 7 11/4 8 0"})
     assert answer["ok"] and answer["length"] == 53 and answer["heuristic_used"] == "pdb"
+
+
+def test_a_long_search_reports_progress_about_every_100_ms_and_stops_at_its_limit():
+    from slidelab.errors import SearchLimit
+    if not KORF:
+        pytest.skip(f"{KORF_FILE} is not there")
+    _tables("4x4")
+    puzzle = SlidingPuzzle(4, 4, KORF[82][1], tuple(range(16)))  # seconds of search, four lookups
+    times = []
+    with pytest.raises(SearchLimit):
+        run(idastar(puzzle, get_heuristic("auto", puzzle), Limits(max_seconds=1.0)),
+            on_progress=lambda event: event["type"] == "progress" and times.append(event["elapsed_s"]))
+    assert len(times) >= 5 and max(b - a for a, b in zip([0] + times, times)) < 0.5

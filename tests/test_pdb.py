@@ -174,7 +174,24 @@ def test_kernel_matches_generic_idastar(puzzle):
     assert puzzle.replay(fast.moves) == puzzle.goal
 
 
-def test_duplicate_move_strings_are_every_one_up_to_8_moves():
+@pytest.mark.parametrize("puzzle", _small_puzzles()[:6], ids=lambda p: p.format(p.start))
+def test_kernel_with_four_lookups_matches_generic_idastar(puzzle, monkeypatch):
+    """Two partitions, each mirrored, as on 4x4: here on 3x3, whose tables are quick to build."""
+    monkeypatch.setitem(pdb.PARTITIONS, (3, 3), pdb.PARTITIONS[3, 3] + (((1, 4, 7), (2, 3, 5, 6, 8)),))
+    h = get_heuristic("pdb", puzzle)
+    assert len(h.orientations) == 4
+    fast = run(pdb_idastar(puzzle, h, Limits()))
+    slow = run(_generic(puzzle, h, Limits(), False))
+    assert len(fast.moves) == len(slow.moves)
+    assert [i["bound"] for i in fast.stats.iterations] == [i["bound"] for i in slow.stats.iterations]
+    assert all(f["expanded"] <= s["expanded"] for f, s in zip(fast.stats.iterations[:-1], slow.stats.iterations))
+    assert puzzle.replay(fast.moves) == puzzle.goal
+    every = run(pdb_idastar(puzzle, h, Limits(), all_solutions=True))
+    manhattan = run(idastar(puzzle, get_heuristic("manhattan", puzzle), Limits(), all_solutions=True))
+    assert sorted(map(tuple, every.solutions)) == sorted(map(tuple, manhattan.solutions))
+
+
+def test_duplicate_move_strings_are_every_one_up_to_10_moves():
     """Blank walks on an unbounded board with the same length and effect: all but the smallest are duplicates."""
     step = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 
@@ -187,7 +204,7 @@ def test_duplicate_move_strings_are_every_one_up_to_8_moves():
         return blank, frozenset((o, c) for c, o in origin_at.items() if o != c)
 
     known = {a + b: "" for a, b in ("UD", "DU", "LR", "RL")}
-    for n in range(3, 9):
+    for n in range(3, 11):
         by_effect = {}
         walks = [""]
         while walks:

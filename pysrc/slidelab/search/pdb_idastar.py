@@ -1,17 +1,21 @@
 """IDA* kernel for sliding puzzles with additive pattern databases (heuristics/pdb.py).
 
 The board is one mutable list and every group's table index is one integer, updated from the moved tile alone: each
-move (blank from b to nb) has, per orientation, a per-tile table of (index change, group, group's table), so a child
-is weighed with one addition and two table reads, before anything moves, and the second lookup (the mirrored one, or
-the other partition) is only made when the first does not prune the child. The running sums of both lookups are
-passed down; a group's old value is read again from its table rather than kept. Besides the move that undoes the
-last one, a move that completes a known duplicate walk of the blank is not made (see `_move_tables`): a fifth fewer
+move (blank from b to nb) has, per lookup (a partition, maybe mirrored), a per-tile table of (index change, group,
+group's table), so a lookup weighs a child with one addition and two table reads, before anything moves. The lookups
+are unrolled and made in turn, each only when the ones before did not prune the child: on the 15-puzzle two
+partitions, each also mirrored, make four lookups, which search half the positions that one partition and its mirror
+need, for about 1.5 times the work per position. The running sums of every lookup are passed down; a group's old
+value is read again from its table rather than kept. Besides the move that undoes the last one, a move that
+completes a known duplicate walk of the blank (duplicate_walks.py) is not made (see `_move_tables`): about 30% fewer
 positions on Korf's 15-puzzle positions.
 
 Most positions searched lie on the bound (f = bound; over 80% on Korf's 15-puzzle positions), and their subtrees are
 small, so they are searched by a plain recursive function (locals undo a move; no per-depth arrays). Positions with
 more room than `RECURSE_SLACK` are expanded by a loop in the generator itself, which looks at the clock and yields
-progress between two such subtrees. Table entries have the parity of the Manhattan distance, so a move changes h by
+progress between two such subtrees, and which tries the children in order of the sum of every lookup, smallest first:
+that only matters in the last iteration, which stops at the first solution (a typical 15-puzzle position needs 5-15%
+fewer positions; docs/benchmarks.md). Table entries have the parity of the Manhattan distance, so a move changes h by
 an odd amount and every f has the bound's parity: the next contour is the bound + 2 (+ 1 for a puzzle that does not
 know its solution parity). Tested against the generic IDA*.
 """
@@ -21,35 +25,26 @@ from __future__ import annotations
 import time
 
 from .control import CHECK_EVERY, PROGRESS_INTERVAL, Stats
+from .duplicate_walks import DUPLICATES
 from .idastar import _close_iteration, _finish, _next_bound, _progress
 
 RECURSE_SLACK = 4  # positions with bound - f <= this are searched by the recursive function, without yielding
 COUNT = 1 << 32  # one counter holds expanded * COUNT + generated
 
 
-# Blank moves (U, D, L, R: where the blank goes) that reach the same position as a smaller string of the same length
-# wherever both stay on the board: every such duplicate of up to 8 moves (derived again in tests/test_pdb.py), each
-# with that smaller string. The undoing pairs (UD, ...) are always left out.
-DUPLICATES = dict(pair.split(":") for pair in """
-    LDDLURUR:DLDLURRU LDLDRUUR:DLLDRURU LDRDRULL:DDRULULD LDRRDLUL:DRDLUULD LDRULD:DLURDL LLURDRDL:DLULURDD
-    LULDRRDL:DLUULDRD LURDDRUL:DRULLURD RDDRULUL:DRDRULLU RDLDLURR:DDLURURD RDLLDRUR:DLDRUURD RDLULURD:LURDRDLU
-    RDLURD:DRULDR RDRDLUUL:DRRDLULU RRULDLDR:DRURULDD RULDDLUR:DLURRULD RULDLDRU:LDRURULD RURDLLDR:DRUURDLD
-    ULDDLURU:LDLURRUL ULDLDRUU:LLDRURUL ULDRDRUL:DRULULDR ULDRRDLU:RDLUULDR ULDRUL:LURDLU ULLURDRD:LULURDDR
-    ULULDRRD:LUULDRDR ULURDDRU:RULLURDR URDDRULU:RDRULLUR URDLDLUR:DLURURDL URDLLDRU:LDRUURDL URDLUR:RULDRU
-    URDRDLUU:RRDLULUR URRULDLD:RURULDDL URULDDLU:LURRULDL URURDLLD:RUURDLDL UULDRDRU:RULULDRR UURDLDLU:LURURDLL
-""".split())
 STEP = {"U": (-1, 0), "L": (0, -1), "R": (0, 1), "D": (1, 0)}  # the order children are searched in
+_MOVE_TABLES = {}  # see _cached_move_tables
 
 
-def _move_tables(puzzle, orients, duplicates):
-    """The children of the start, as (nb, children of nb, count, per-tile (index change, group, table) for each of the
-    two lookups), where count adds one expanded position and its children to the counter.
+def _move_tables(rows, cols, lookups, duplicates):
+    """Per blank cell, the children of a start with the blank there, as (nb, children of nb, count, then per lookup
+    a per-tile (index change, group, table)), where count adds one expanded position and its children to the
+    counter.
 
     Moves are pruned by a finite-state machine (Taylor and Korf): an Aho-Corasick automaton over the blank's moves
     recognises the end of an undoing pair or of a string of `duplicates` whose smaller twin fits on the board from
     where the string started; such a move is left out. A node of the search is a pair (blank cell, automaton state).
     """
-    rows, cols = puzzle.rows, puzzle.cols
     strings = {a + b: "" for a, b in ("UD", "DU", "LR", "RL")} | duplicates
     goto, ends = [{}], [[]]  # the trie, and per node the strings it completes (its own and its suffixes')
     for text in strings:
@@ -92,17 +87,13 @@ def _move_tables(puzzle, orients, duplicates):
             r, c = r - STEP[ch][0], c - STEP[ch][1]
         return not twin or fits(r * cols + c, twin)
 
-    lookups = [orients[0], orients[-1]]  # one orientation is simply looked up twice
-
     def per_tile(o, b, nb):
         return [(o.contribution[t][b] - o.contribution[t][nb], g, o.tables[g]) if g >= 0 else (0, 0, b"")
                 for t, g in enumerate(o.group_of)]
 
-    steps = {}  # per move b -> nb, the per-tile tables of both lookups (shared by every automaton state)
-    children = {}  # (cell, automaton state) -> its children
-    b0 = puzzle.start.index(0)
-    todo = [(b0, 0)]
-    children[b0, 0] = []
+    steps = {}  # per move b -> nb, the per-tile tables of every lookup (shared by every automaton state)
+    todo = [(b, 0) for b in range(rows * cols)]
+    children = {key: [] for key in todo}  # (cell, automaton state) -> its children
     while todo:
         b, u = key = todo.pop()
         r, c = divmod(b, cols)
@@ -117,11 +108,26 @@ def _move_tables(puzzle, orients, duplicates):
                         todo.append((nb, v))
         for nb, v in found:
             if (b, nb) not in steps:
-                steps[b, nb] = [per_tile(o, b, nb) for o in lookups]
+                steps[b, nb] = tuple(per_tile(o, b, nb) for o in lookups)
             children[key].append((nb, children[nb, v], 0, *steps[b, nb]))
     for key, kids in children.items():  # now that every list is complete: the counts
-        kids[:] = [(nb, nxt, COUNT + len(nxt), kn, km) for nb, nxt, _, kn, km in kids]
-    return children[b0, 0]
+        kids[:] = [(nb, nxt, COUNT + len(nxt), *per_lookup) for nb, nxt, _, *per_lookup in kids]
+    return [children[b, 0] for b in range(rows * cols)]
+
+
+def _cached_move_tables(puzzle, lookups, duplicates):
+    """`_move_tables`, kept for the next search with the same board shape and lookups (building them takes 10-30 ms,
+    a tenth of a typical 15-puzzle search). The key holds the lookups' contents, the tables by identity; the last
+    few are kept."""
+    key = (puzzle.rows, puzzle.cols, tuple(duplicates.items()),
+           tuple((tuple(o.group_of), tuple(map(tuple, o.contribution)), tuple(map(id, o.tables))) for o in lookups))
+    roots = _MOVE_TABLES.pop(key, None)
+    if roots is None:
+        roots = _move_tables(puzzle.rows, puzzle.cols, lookups, duplicates)
+        while len(_MOVE_TABLES) >= 4:
+            del _MOVE_TABLES[next(iter(_MOVE_TABLES))]
+    _MOVE_TABLES[key] = roots  # the most recently used last
+    return roots
 
 
 def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
@@ -129,92 +135,160 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
     started = time.perf_counter()
     next_report = started + PROGRESS_INTERVAL
     orients = heuristic.orientations
-    if len(orients) > 2:
-        raise ValueError("the pattern-database kernel takes one or two lookups")
-    root = _move_tables(puzzle, orients, {} if all_solutions else DUPLICATES)
+    if len(orients) not in (1, 2, 4):
+        raise ValueError("the pattern-database kernel takes one, two or four lookups")
+    lookups = orients * 2 if len(orients) == 1 else orients  # one orientation is simply looked up twice
     board = list(puzzle.start)
     b0 = board.index(0)
-    ni = orients[0].indices(board)
-    mi = orients[-1].indices(board)
-    hn0, hm0 = orients[0].value(board), orients[-1].value(board)
-    h0 = max(hn0, hm0)
+    root = _cached_move_tables(puzzle, lookups, {} if all_solutions else DUPLICATES)[b0]
+    ixs = [o.indices(board) for o in lookups]  # per lookup, its groups' table indices
+    hs0 = [o.value(board) for o in lookups]
+    start_h = max(hs0)
     parity = puzzle.solution_parity()
     stats = Stats()
-    if h0 == 0:
+    if start_h == 0:
         return _finish(stats, started, [[]], all_solutions)
     solutions = []
     path = []  # path[lim]: the tile moved into a position whose children must have h <= lim
     bound = 0
     nodes = 0  # expanded * COUNT + generated
 
-    def search(b, mv, hn, hm, lim):
-        """Search below the position (blank on b, children mv, sums hn and hm) whose children need h <= lim;
-        True when a solution was found and one is enough (the search then stops: nothing is undone), else the board
-        and indices are left as they were."""
-        nonlocal nodes
-        for nb, nxt, count, kn, km in mv:
-            t = board[nb]
-            d, g, tab = kn[t]
-            i = ni[g]
-            x = i + d
-            h = hn + tab[x] - tab[i]
-            if h > lim:
-                continue
-            d, gm, tab = km[t]
-            j = mi[gm]
-            y = j + d
-            h2 = hm + tab[y] - tab[j]
-            if h2 > lim:
-                continue
-            path[lim] = t
-            if h == 0:
-                solutions.append(path[:lim - 1:-1] if lim else path[::-1])
-                if all_solutions:
-                    continue
-                return True
-            board[b] = t
-            board[nb] = 0
-            ni[g] = x
-            mi[gm] = y
-            nodes += count
-            if search(nb, nxt, h, h2, lim - 1):
-                return True
-            board[nb] = t
-            board[b] = 0
-            ni[g] = i
-            mi[gm] = j
-        return False
+    if len(lookups) == 2:
+        ix0, ix1 = ixs
 
-    bound = _next_bound(0, h0, parity)
+        def search(b, mv, h0, h1, lim):
+            """Search below the position (blank on b, children mv, sums h0 and h1 of both lookups) whose children need
+            h <= lim; True when a solution was found and one is enough (the search then stops: nothing is undone), else
+            the board and indices are left as they were."""
+            nonlocal nodes
+            for nb, nxt, count, k0, k1 in mv:
+                t = board[nb]
+                d, g0, tab = k0[t]
+                i0 = ix0[g0]
+                x0 = i0 + d
+                n0 = h0 + tab[x0] - tab[i0]
+                if n0 > lim:
+                    continue
+                d, g1, tab = k1[t]
+                i1 = ix1[g1]
+                x1 = i1 + d
+                n1 = h1 + tab[x1] - tab[i1]
+                if n1 > lim:
+                    continue
+                path[lim] = t
+                if n0 == 0:
+                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
+                    if all_solutions:
+                        continue
+                    return True
+                board[b] = t
+                board[nb] = 0
+                ix0[g0] = x0
+                ix1[g1] = x1
+                nodes += count
+                if search(nb, nxt, n0, n1, lim - 1):
+                    return True
+                board[nb] = t
+                board[b] = 0
+                ix0[g0] = i0
+                ix1[g1] = i1
+            return False
+    else:
+        ix0, ix1, ix2, ix3 = ixs
+
+        def search(b, mv, h0, h1, h2, h3, lim):
+            """The same with four lookups, each child's made in turn until one prunes it."""
+            nonlocal nodes
+            for nb, nxt, count, k0, k1, k2, k3 in mv:
+                t = board[nb]
+                d, g0, tab = k0[t]
+                i0 = ix0[g0]
+                x0 = i0 + d
+                n0 = h0 + tab[x0] - tab[i0]
+                if n0 > lim:
+                    continue
+                d, g1, tab = k1[t]
+                i1 = ix1[g1]
+                x1 = i1 + d
+                n1 = h1 + tab[x1] - tab[i1]
+                if n1 > lim:
+                    continue
+                d, g2, tab = k2[t]
+                i2 = ix2[g2]
+                x2 = i2 + d
+                n2 = h2 + tab[x2] - tab[i2]
+                if n2 > lim:
+                    continue
+                d, g3, tab = k3[t]
+                i3 = ix3[g3]
+                x3 = i3 + d
+                n3 = h3 + tab[x3] - tab[i3]
+                if n3 > lim:
+                    continue
+                path[lim] = t
+                if n0 == 0:
+                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
+                    if all_solutions:
+                        continue
+                    return True
+                board[b] = t
+                board[nb] = 0
+                ix0[g0] = x0
+                ix1[g1] = x1
+                ix2[g2] = x2
+                ix3[g3] = x3
+                nodes += count
+                if search(nb, nxt, n0, n1, n2, n3, lim - 1):
+                    return True
+                board[nb] = t
+                board[b] = 0
+                ix0[g0] = i0
+                ix1[g1] = i1
+                ix2[g2] = i2
+                ix3[g3] = i3
+            return False
+
+    def ranked(mv, hs, lim):
+        """The children of the position (children mv, sums hs) whose lookups all stay within lim, as (tile, sums,
+        child), the smallest sum of every lookup first (ties in move order): this only changes where the last
+        iteration finds its solution (the loop's version of the searches' unrolled lookups)."""
+        kids = []
+        for child in mv:
+            t = board[child[0]]
+            sums = []
+            for (d, g, tab), ix, h in zip((k[t] for k in child[3:]), ixs, hs):
+                h += tab[ix[g] + d] - tab[ix[g]]
+                if h > lim:
+                    break
+                sums.append(h)
+            else:
+                kids.append((sum(sums), len(kids), t, sums, child))
+        kids.sort()
+        return iter([kid[2:] for kid in kids])
+
+    def shift(t, per_lookup, sign):
+        """Move tile t's index change into (sign 1) or out of (sign -1) its group in every lookup."""
+        for k, ix in zip(per_lookup, ixs):
+            d, g, _ = k[t]
+            ix[g] += sign * d
+
+    bound = _next_bound(0, start_h, parity)
     while True:
         path[:] = [0] * bound
         it_start = nodes
         nodes += COUNT + len(root)  # the root
-        # the loop for positions with room to spare: frames (b, children iterator, hn, hm, lim, undo)
-        frames = [(b0, iter(root), hn0, hm0, bound - 1, None)]
         next_check = (nodes >> 32) + CHECK_EVERY
         found = False
-        if bound - h0 <= RECURSE_SLACK:
-            found = search(b0, root, hn0, hm0, bound - 1)
-            frames = []
+        frames = []  # the loop for positions with room to spare: (b, iterator over the ranked children, lim, undo)
+        if bound - start_h <= RECURSE_SLACK:
+            found = search(b0, root, *hs0, bound - 1)
+        else:
+            frames.append((b0, ranked(root, hs0, bound - 1), bound - 1, None))
         while frames:
-            b, it, hn, hm, lim, undo = frames[-1]
-            for nb, nxt, count, kn, km in it:
-                t = board[nb]
-                d, g, tab = kn[t]
-                i = ni[g]
-                x = i + d
-                h = hn + tab[x] - tab[i]
-                if h > lim:
-                    continue
-                d, gm, tab = km[t]
-                j = mi[gm]
-                y = j + d
-                h2 = hm + tab[y] - tab[j]
-                if h2 > lim:
-                    continue
+            b, it, lim, undo = frames[-1]
+            for t, sums, (nb, nxt, count, *per_lookup) in it:
                 path[lim] = t
-                if h == 0:
+                if sums[0] == 0:
                     solutions.append(path[:lim - 1:-1] if lim else path[::-1])
                     if all_solutions:
                         continue
@@ -222,17 +296,15 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
                     break
                 board[b] = t
                 board[nb] = 0
-                ni[g] = x
-                mi[gm] = y
+                shift(t, per_lookup, 1)
                 nodes += count
-                if lim - max(h, h2) > RECURSE_SLACK:
-                    frames.append((nb, iter(nxt), h, h2, lim - 1, (t, b, nb, g, i, gm, j)))
+                if lim - max(sums) > RECURSE_SLACK:
+                    frames.append((nb, ranked(nxt, sums, lim - 1), lim - 1, (t, b, nb, per_lookup)))
                     break
-                found = search(nb, nxt, h, h2, lim - 1)
+                found = search(nb, nxt, *sums, lim - 1)
                 board[nb] = t
                 board[b] = 0
-                ni[g] = i
-                mi[gm] = j
+                shift(t, per_lookup, -1)
                 if found:
                     break
                 if nodes >> 32 >= next_check:
@@ -246,11 +318,10 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
             else:
                 frames.pop()
                 if undo:
-                    t, b, nb, g, i, gm, j = undo
+                    t, b, nb, per_lookup = undo
                     board[nb] = t
                     board[b] = 0
-                    ni[g] = i
-                    mi[gm] = j
+                    shift(t, per_lookup, -1)
                 continue
             if found:
                 break
