@@ -49,8 +49,9 @@ HEURISTICS = {
         Heuristic("walking_distance", "Walking distance", "Takahashi's row-wise and column-wise walking distances "
                   "(exact move counts of relaxed puzzles, from tables), each raised to the inversion distance; boards "
                   "up to 4x4.", frozenset({"sliding"}), walking_distance),
-        Heuristic("pdb", "Pattern databases", "Additive disjoint pattern databases (6-6-3 on 4x4, 6-5 on 3x4): "
-                  "exact move counts of tile groups, added up; with the mirrored lookup on square boards. Needs "
+        Heuristic("pdb", "Pattern databases", "Additive disjoint pattern databases (two 6-6-3 partitions on 4x4, "
+                  "two 6-5 on 3x4): exact move counts of tile groups, added up; the largest sum counts, each "
+                  "partition also mirrored on square boards. Needs "
                   "tables built once (slidelab pdb).", frozenset({"sliding"}), pattern_database),
         Heuristic("auto", "Strongest available", "Pattern databases when their tables are at hand, else walking "
                   "distance, else linear conflict (sliding); the optimal assignment (tokens).",

@@ -2,9 +2,9 @@
 
 The tiles are split into disjoint groups. A group's table holds, for every placement of its tiles, the fewest moves
 *of those tiles* that bring them home, the other tiles being indistinguishable and the blank's moves free; so the
-tables' values add up to an admissible bound. A board may have several partitions (3x4 has two); on square boards
-whose goal blank lies in a corner each is also looked up on the state reflected about the main diagonal (the same
-tables serve). The largest sum is used.
+tables' values add up to an admissible bound. A board may have several partitions (3x4 and 4x4 have two); on square
+boards whose goal blank lies in a corner each is also looked up on the state reflected about the main diagonal (the
+same tables serve). The largest sum is used.
 
 Tables are built in a *canonical frame*: the board turned (by one of its symmetries) so that rows <= cols and the
 goal's blank sits in cell 0. Groups are given by their goal cells in that frame, so one set of tables serves every
@@ -44,10 +44,12 @@ QUICK_BUILD_PATTERNS = 30_000  # tables with at most this many placements are bu
 
 # Partitions chosen by measurement (docs/benchmarks.md), as goal cells in the canonical frame (blank at
 # cell 0). Each partition is one lookup; on square boards each is also looked up mirrored. Their maximum is used.
+# On 4x4 the second partition is not the mirror image of the first: four lookups, four 6-tile tables.
 PARTITIONS = {
     (3, 3): (((1, 2, 4, 5), (3, 6, 7, 8)),),
     (3, 4): (((2, 3, 6, 7, 10, 11), (1, 4, 5, 8, 9)), ((1, 2, 3, 5, 6, 7), (4, 8, 9, 10, 11))),
-    (4, 4): (((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),),
+    (4, 4): (((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
+             ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15))),
 }
 
 _TABLES: dict[str, bytes] = {}  # loaded or built tables by file name
@@ -528,10 +530,12 @@ def pattern_database(puzzle, directory=None):
                                f"{puzzle.rows}x{puzzle.cols})")
         tables[cells] = table
     r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
-    lookups = [(part, cmap) for part in default_partitions(r2, c2, cmap[puzzle.goal_pos[0]])]
+    maps = [cmap]
     if r2 == c2 and cmap[puzzle.goal_pos[0]] == 0:  # the mirror image about the main diagonal keeps the blank home
         transpose = [(q % c2) * c2 + q // c2 for q in range(puzzle.size)]
-        lookups += [(part, [transpose[q] for q in cmap]) for part, _ in lookups]
+        maps.append([transpose[q] for q in cmap])
+    # each partition, then the same mirrored
+    lookups = [(part, m) for part in default_partitions(r2, c2, cmap[puzzle.goal_pos[0]]) for m in maps]
     n = puzzle.size
     orientations = []
     for groups, m in lookups:
