@@ -19,7 +19,9 @@ KORF_79 = (f"#puzzle=sliding&board=0,1,9,7/11,13,5,3/14,12,4,2/8,6,10,15&goal={K
            "&algorithm=idastar&heuristic=auto")
 KORF_12 = (f"#puzzle=sliding&board=14,1,9,6/4,8,12,5/7,2,3,0/10,11,13,15&goal={KORF_GOAL}"
            "&algorithm=idastar&heuristic=auto")
-FOUR_BY_FOUR_TABLES = {"4x4_4-5-8-9-12-13.slpdb", "4x4_6-7-10-11-14-15.slpdb"}
+# the four 6-tile tables of both partitions (the 3-tile ones are built on the spot)
+FOUR_BY_FOUR_TABLES = {"4x4_4-5-8-9-12-13.slpdb", "4x4_6-7-10-11-14-15.slpdb", "4x4_1-4-5-8-9-12.slpdb",
+                       "4x4_2-3-6-7-10-11.slpdb"}
 # 30 moves from the goal (walking distance needs 3,065 nodes), so the fallback answers at once
 THREE_BY_FOUR = "#puzzle=sliding&board=5,7,2,8/11,4,0,10/1,9,6,3&algorithm=idastar&heuristic=pdb"
 # 200 random moves from the goal: far beyond optimal search in a browser
@@ -78,13 +80,13 @@ def test_korf_positions_are_solved_optimally_with_tables_fetched_once_from_the_s
     assert [url for url in requests if not url.startswith((base_url, "blob:", "data:"))] == []
     shown = page.evaluate("messages")
     loading = [m for m in shown if m.startswith("Loading pattern databases:")]
-    assert loading and loading[-1] == "Loading pattern databases: 3.0 of 3.0 MB, 2 of 2 files…"
+    assert loading and loading[-1] == "Loading pattern databases: 6.0 of 6.0 MB, 4 of 4 files…"
     assert "Unpacking the pattern databases…" in shown
     expect(page.locator("#notice")).to_be_hidden()
 
     open_fragment(page, KORF_12)
     assert solve_and_read(page) == "45 moves (optimal)"
-    assert len([url for url in requests if "/pdb/" in url]) == 2  # once per page
+    assert len([url for url in requests if "/pdb/" in url]) == len(FOUR_BY_FOUR_TABLES)  # once per page
 
 
 def test_a_failed_fetch_falls_back_to_walking_distance_with_a_notice(page: Page, base_url: str):
