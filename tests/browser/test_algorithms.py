@@ -90,6 +90,24 @@ def test_the_selector_sets_the_algorithm_used_and_the_link_and_the_statistics_ar
     expect(lab.locator("#heuristic")).to_have_value("linear_conflict")  # restored from the link
 
 
+def test_a_hint_is_always_from_a_shortest_solution_whatever_method_is_selected(lab: Page):
+    # the quick solver (not shortest) and IDDFS (minutes) are selected: the hint still comes from IDA* at once
+    for link in (MEDIUM_LINK.replace("algorithm=idastar&heuristic=auto", "algorithm=quick&heuristic=auto"),
+                 MEDIUM_LINK.replace("algorithm=idastar", "algorithm=iddfs")):
+        open_fragment(lab, link)
+        lab.click("#hint")
+        expect(lab.locator("#solver-message")).to_have_text(
+            re.compile(r"^Hint: move tile \d+ (up|down|left|right) \(25 moves to go\)\.$"), timeout=30_000)
+        expect(lab.locator("#board .tile.hint")).to_have_count(1)
+    # beyond the 15-puzzle a shortest solution is out of reach: the hint says it comes from a quick solution
+    open_fragment(lab, "#puzzle=sliding&board=1,2,3,4,5/6,7,8,9,10/11,12,13,14,15/16,17,18,19,20/21,22,0,23,24"
+                       "&algorithm=idastar&heuristic=auto")
+    lab.click("#hint")
+    expect(lab.locator("#solver-message")).to_have_text(re.compile(
+        r"^Hint: move tile 23 left \(from a 2-move solution found quickly, not necessarily shortest\)\.$"),
+        timeout=30_000)
+
+
 def test_iddfs_lists_its_iterations_as_they_happen_and_stops_on_cancel(lab: Page):
     open_fragment(lab, "#puzzle=sliding&board=8,6,7/2,5,4/3,0,1&algorithm=iddfs&heuristic=auto")
     lab.click("#solve")

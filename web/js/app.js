@@ -347,10 +347,17 @@ function solveRequest() {
   return request;
 }
 
+/** A hint is the first move of a shortest solution whatever the selectors say (IDA* with the strongest heuristic);
+ * on boards beyond optimal reach, the first move of a quick solution, labelled as such. */
+function hintRequest() {
+  const request = { ...solveRequest(), algorithm: 'idastar', heuristic: 'auto' };
+  return state.puzzle === 'sliding' && offerAtOnce(state.board) ? quickRequest(request) : request;
+}
+
 async function runSolver(kind) {
   if (kind === 'hint') {
     const moves = known.get(knownKey(state.board.cells));
-    if (moves) return showHint(moves);
+    if (moves) return showHint({ moves, optimal: true });
   }
   const task = { kind, stopReason: null, offerQuick: false };
   task.finished = new Promise(resolve => { task.finish = resolve; });
@@ -368,9 +375,9 @@ async function runSolver(kind) {
   showProgress(true);
   if (kind !== 'hint') statsPanel.begin();
   updateControls();
-  let request = solveRequest();
+  let request = kind === 'hint' ? hintRequest() : solveRequest();
   if (kind === 'quick') request = quickRequest(request);
-  else request = await loadTables(task, request, searching[kind]);
+  if (request.algorithm !== 'quick') request = await loadTables(task, request, searching[kind]);
   const answer = task.stopReason === null ? await solver.solve(request, event => showProgressEvent(event)) : null;
   state.task = null;
   task.finish();
@@ -384,7 +391,7 @@ async function runSolver(kind) {
       say('');
       showResult(answer, start);
     } else {
-      showHint(answer.moves);
+      showHint(answer);
     }
   } else if (answer.error.code === 'unsolvable') {
     say(answer.error.message, 'explain');
@@ -443,13 +450,16 @@ function remember(start, moves) {
   });
 }
 
-function showHint(moves) {
+/** Highlight the first move of a solve answer ({moves, optimal}) and say how far the goal is. */
+function showHint({ moves, optimal }) {
   if (!moves.length) {
     say('This is the goal: nothing to move.');
     return;
   }
   state.hint = moves[0];
-  say(`Hint: ${kind().hintText(state.board, moves[0])} (${moves.length} ${plural(moves.length, 'move')} to go).`);
+  const togo = optimal ? `${moves.length} ${plural(moves.length, 'move')} to go`
+    : `from a ${moves.length}-move solution found quickly, not necessarily shortest`;
+  say(`Hint: ${kind().hintText(state.board, moves[0])} (${togo}).`);
   render();
   kind().view.focusTile(moves[0]);
 }
