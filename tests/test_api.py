@@ -28,6 +28,11 @@ def test_solve_answer_shape():
     ({"board": "1 0/2 3", "heuristic": "magic"}, "invalid"),
     ({"board": "1 0/2 3", "max_nodes": -5}, "invalid"),
     ({"board": "1 0/2 3", "all_solutions": "yes"}, "invalid"),
+    ({"board": "1 0/2 3", "rule": "knight"}, "invalid"),  # a move rule is for token puzzles
+    ({"board": "1 \u00b2 3/4 5 6/7 8 0"}, "invalid"),  # '²' is a digit to str.isdigit, not a tile number
+    ({"board": "1 0/2 3", "max_nodes": 0.5}, "invalid"),
+    ({"board": "1 0/2 3", "max_seconds": float("nan")}, "invalid"),
+    ({"board": "1 0/2 3", "algorithm": "bfs", "heuristic": "magic"}, "invalid"),  # unused, still checked
     ({"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "max_nodes": 100}, "limit"),
 ])
 def test_errors_are_answers(request_, code):
@@ -35,6 +40,21 @@ def test_errors_are_answers(request_, code):
     assert answer["ok"] is False
     assert answer["error"]["code"] == code
     assert answer["error"]["message"]
+
+
+def test_huge_limits_mean_no_limit():
+    for key in ("max_nodes", "max_seconds"):
+        answer = api.solve({"board": "7 8 2/6 3 4/5 0 1", key: 10**400})
+        assert answer["ok"] and answer["length"] == 25
+
+
+def test_a_bug_is_an_answer_not_a_crash(monkeypatch):
+    def broken(*args):
+        raise KeyError("oops")
+    monkeypatch.setattr(api, "get_heuristic", broken)
+    answer = api.solve({"board": "7 8 2/6 3 4/5 0 1"})
+    assert answer["ok"] is False and answer["error"]["code"] == "internal"
+    assert "KeyError" in answer["error"]["message"]
 
 
 def test_unsolvable_is_answered_without_search():

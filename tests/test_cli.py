@@ -56,7 +56,7 @@ def test_all_solutions(capsys):
     code, out, _ = slidelab(capsys, "solve", "0 8 2/3 4 5/1 7 6", "--algorithm", "iddfs", "--all-solutions")
     assert code == 0 and "4 shortest solutions" in out
     code, _, err = slidelab(capsys, "solve", HARDEST, "--algorithm", "bfs", "--all-solutions")
-    assert code == 2 and "all solutions are listed by: iddfs, idastar" in err
+    assert code == 2 and "all shortest solutions are listed by: iddfs, idastar" in err
 
 
 def test_limits_and_refusals_exit_1(capsys):

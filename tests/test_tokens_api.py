@@ -5,7 +5,7 @@ import json
 import pytest
 
 from slidelab import api, cli
-from slidelab.puzzles.tokens import TokenPuzzle
+from slidelab.puzzles.tokens import PROOF_LIMIT, TokenPuzzle
 
 
 def test_solve_knights_answer():
@@ -70,6 +70,32 @@ def test_a_limit_says_the_goal_may_be_unreachable():
     assert "may be unreachable" in answer["error"]["message"]
     answer = api.solve(dict(request, algorithm="bfs"))
     assert answer["error"]["code"] == "unsolvable"  # breadth-first search exhausts the space and proves it
+
+
+RING = "ABCD/.##./.##./...."  # a ring of 12 cells: the pieces keep their cyclic order (11,880 arrangements)
+
+
+@pytest.mark.parametrize("algorithm", ["idastar", "iddfs"])
+def test_depth_first_searches_end_on_an_unreachable_goal_too_large_for_the_exhaustive_check(algorithm):
+    assert TokenPuzzle.from_text(RING, "BACD/.##./.##./....", "orthogonal").state_count() > PROOF_LIMIT
+    answer = api.solve({"puzzle": "tokens", "board": RING, "goal": "BACD/.##./.##./....", "rule": "orthogonal",
+                        "algorithm": algorithm})
+    assert answer["ok"] is False and answer["error"]["code"] == "unsolvable"
+    assert "never meets the other side" in answer["error"]["message"]
+
+
+def test_a_search_longer_than_the_probe_is_run_in_full_after_the_proof():
+    # IDDFS needs 736,000 nodes here, far beyond the probe: once the goal is proved reachable it runs from scratch
+    request = {"puzzle": "tokens", "board": RING, "goal": "..../.##./.##./DCBA", "rule": "orthogonal",
+               "algorithm": "iddfs"}
+    events = []
+    answer = api.solve(request, events.append)
+    assert answer["ok"] and answer["length"] == 24
+    assert answer["stats"]["expanded"] > api.PROBE_NODES
+    bounds = [it["bound"] for it in answer["stats"]["iterations"]]
+    assert bounds == list(range(0, 25, 2))  # one search's iterations, none twice
+    assert [e["bound"] for e in events if e["type"] == "iteration"] == bounds  # the probe's are not reported
+    assert api.solve(dict(request, algorithm="bfs"))["length"] == 24
 
 
 def test_explore_knights_from_the_start():

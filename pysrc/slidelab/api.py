@@ -10,9 +10,10 @@ progress dicts and returning the answer, which the worker drives from an async l
 from __future__ import annotations
 
 import math
+import time
 
-from .errors import InvalidBoard, SearchLimit, SlideLabError
-from .heuristics import HEURISTICS, get_heuristic
+from .errors import InvalidBoard, SearchLimit, SlideLabError, TooLarge, Unsolvable
+from .heuristics import HEURISTICS, get_heuristic, heuristic_spec
 from .heuristics import pdb
 from .puzzles.sliding import SlidingPuzzle, default_goal, parse_shape
 from .puzzles.tokens import PRESETS, PUZZLE_NAMES, RULE_DESCRIPTIONS, token_puzzle
@@ -23,7 +24,11 @@ from .search.explore import explore as explore_space
 DEFAULT_ALGORITHM = "idastar"
 DEFAULT_HEURISTIC = "auto"
 MAX_SOLUTIONS = 1000  # all-solutions answers are cut here (the count is still exact up to it)
+PROBE_NODES = 20_000  # nodes a depth-first search of a token puzzle gets before its goal is proved reachable
 MAX_FARTHEST = 100  # explore answers list at most this many farthest positions ("farthest_count" has them all)
+
+
+NO_RULE = "a sliding puzzle has no move rule: tiles slide into the blank (rules are for token puzzles)"
 
 
 def error(code: str, message: str) -> dict:
@@ -40,6 +45,8 @@ def _guarded(steps):
         return error("too_large", "the search went too deep for this runtime")
     except MemoryError:
         return error("too_large", "the search ran out of memory; try IDA* or a smaller board")
+    except Exception as e:  # a bug: still an answer, never a crash of the worker or a traceback on the CLI
+        return error("internal", f"internal error ({type(e).__name__}: {str(e)[:200]}); please report it")
 
 
 def _option(request: dict, key: str, kind, default=None):
@@ -50,10 +57,17 @@ def _option(request: dict, key: str, kind, default=None):
         if not isinstance(value, bool):
             raise InvalidBoard(f"'{key}' must be true or false")
         return value
-    if kind in (int, float):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+    if kind is int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # JSON from JavaScript may write 100 as 100.0
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise InvalidBoard(f"'{key}' must be a positive whole number")
+        return value
+    if kind is float:
+        if (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0
+                or isinstance(value, float) and not math.isfinite(value)):
             raise InvalidBoard(f"'{key}' must be a positive number")
-        return kind(value)
+        return float(min(value, 1e18))  # an int too large for a float means no limit
     if not isinstance(value, str):
         raise InvalidBoard(f"'{key}' must be text")
     return value
@@ -68,6 +82,8 @@ def make_puzzle(request: dict):
     board = _option(request, "board", str)
     goal = _option(request, "goal", str)
     if kind == "sliding":
+        if request.get("rule") is not None:
+            raise InvalidBoard(NO_RULE)
         if board is None:
             raise InvalidBoard("no board given")
         return SlidingPuzzle.from_text(board, goal)
@@ -93,18 +109,25 @@ def _solve(request):
         raise InvalidBoard(f"unknown algorithm '{name}'; choose one of: {', '.join(ALGORITHMS)}")
     if puzzle.kind not in algorithm.kinds:
         raise InvalidBoard(f"the {name} algorithm does not solve {puzzle.kind} puzzles")
-    heuristic_name = _option(request, "heuristic", str, DEFAULT_HEURISTIC) if algorithm.uses_heuristic else "zero"
+    heuristic_name = _option(request, "heuristic", str, DEFAULT_HEURISTIC)
+    heuristic_spec(heuristic_name)  # checked even where the algorithm uses none: a typo is never ignored
+    if not algorithm.uses_heuristic:
+        heuristic_name = "zero"
     heuristic = get_heuristic(heuristic_name, puzzle)
     all_solutions = _option(request, "all_solutions", bool, False)
     if all_solutions and not algorithm.all_solutions:
         able = ", ".join(a.name for a in ALGORITHMS.values() if a.all_solutions)
-        raise InvalidBoard(f"{name} finds one shortest solution; all solutions are listed by: {able}")
+        raise InvalidBoard(f"{name} finds one solution; all shortest solutions are listed by: {able}")
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     puzzle.check_solvable()
+    options = {"all_solutions": all_solutions}
     try:
-        result = yield from algorithm.start(puzzle, heuristic, limits, {"all_solutions": all_solutions})
+        if puzzle.kind == "tokens" and not algorithm.exhaustive:
+            result = yield from _probe_then_prove(puzzle, algorithm, heuristic, limits, options)
+        else:
+            result = yield from algorithm.start(puzzle, heuristic, limits, options)
     except SearchLimit as e:
-        if puzzle.kind != "tokens" or algorithm.name not in ("idastar", "iddfs"):
+        if puzzle.kind != "tokens" or algorithm.exhaustive:
             raise
         raise SearchLimit(f"{e}; the goal may be unreachable, which {name} cannot tell: explore, bfs or "
                           "bidirectional decide it") from None
@@ -127,6 +150,34 @@ def _solve(request):
         answer["heuristic_used"] = getattr(heuristic, "name", heuristic_name)  # which one auto chose
     answer.update(result.extra)
     return answer
+
+
+def _probe_then_prove(puzzle, algorithm, heuristic, limits, options):
+    """Run a depth-first search (IDA*, IDDFS) on a token puzzle, whose goal may be unreachable where check_solvable
+    could not prove it either way: such a search would deepen for ever. It first gets PROBE_NODES nodes; if it has
+    not finished by then, bidirectional BFS settles whether the goal can be reached at all (it exhausts the smaller
+    side when not), and only then does the search run in full. The probe's iterations are not reported: the full
+    search reports its own."""
+    if limits.max_nodes is not None and limits.max_nodes <= PROBE_NODES:
+        return (yield from algorithm.start(puzzle, heuristic, limits, options))
+    probe = algorithm.start(puzzle, heuristic, Limits(PROBE_NODES, limits.max_seconds, limits.started), options)
+    try:
+        while True:
+            event = next(probe)
+            if event.get("type") != "iteration":
+                yield event
+    except StopIteration as stop:
+        return stop.value
+    except SearchLimit:
+        limits.check(0, time.perf_counter())  # the time limit, if that is what stopped the probe
+    try:
+        proof = yield from ALGORITHMS["bidirectional"].start(puzzle, None, limits, {})
+    except TooLarge:  # too many arrangements to settle it: search, and say at a limit that it may be unreachable
+        proof = True
+    if proof is None:
+        raise Unsolvable("The goal cannot be reached: a breadth-first search of every arrangement reachable from "
+                         "the start (or from the goal) never meets the other side.")
+    return (yield from algorithm.start(puzzle, heuristic, limits, options))
 
 
 def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
@@ -154,6 +205,8 @@ def _explore_puzzle(request):
         raise InvalidBoard("give either a shape or a board, not both")
     if _option(request, "puzzle", str, "sliding") != "sliding":
         raise InvalidBoard("a shape describes a sliding board; give a board for other puzzles")
+    if request.get("rule") is not None:
+        raise InvalidBoard(NO_RULE)
     rows, cols = parse_shape(shape)
     goal = _option(request, "goal", str)
     if goal is None:

@@ -31,7 +31,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _catalogue(kind: str) -> str:
     items = api.describe()[kind]
-    return "\n".join(f"  {i['name']:<14} {i['description']}" for i in items)
+    return "\n".join(f"  {i['name']:<17} {i['description']}" for i in items)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--algorithm", default=api.DEFAULT_ALGORITHM, help="search algorithm (see below)")
     solve.add_argument("--heuristic", default=api.DEFAULT_HEURISTIC, help="heuristic for informed searches")
     solve.add_argument("--all-solutions", action="store_true", help="list every shortest solution")
-    solve.add_argument("--max-nodes", type=int, help="give up after expanding this many nodes")
+    solve.add_argument("--max-nodes", type=int, help="give up after expanding this many nodes (checked every few "
+                       "thousand)")
     solve.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     explore = sub.add_parser(

@@ -60,11 +60,17 @@ HEURISTICS = {
 }
 
 
-def get_heuristic(name: str, puzzle):
-    """The named heuristic's estimator for `puzzle`; InvalidBoard if unknown or not for this kind of puzzle."""
+def heuristic_spec(name: str) -> Heuristic:
+    """The named heuristic's entry; InvalidBoard if there is none."""
     spec = HEURISTICS.get(name)
     if spec is None:
         raise InvalidBoard(f"unknown heuristic '{name}'; choose one of: {', '.join(HEURISTICS)}")
+    return spec
+
+
+def get_heuristic(name: str, puzzle):
+    """The named heuristic's estimator for `puzzle`; InvalidBoard if unknown or not for this kind of puzzle."""
+    spec = heuristic_spec(name)
     if puzzle.kind not in spec.kinds:
         raise InvalidBoard(f"the {name} heuristic does not apply to {puzzle.kind} puzzles")
     return spec.build(puzzle)

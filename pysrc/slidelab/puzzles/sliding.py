@@ -44,7 +44,7 @@ def parse_board(text: str) -> tuple[int, int, tuple[int, ...]]:
         for c in row:
             if c in BLANK_NAMES:
                 cells.append(0)
-            elif c.isdigit() and len(c) <= 4:
+            elif c.isascii() and c.isdigit() and len(c) <= 4:
                 cells.append(int(c))
             else:
                 raise InvalidBoard(f"'{c[:20]}' is not a tile number (tiles are 1..N-1, the blank is 0, _ or .)")

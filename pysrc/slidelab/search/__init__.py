@@ -20,6 +20,7 @@ class Algorithm:
     start: Callable
     all_solutions: bool = False  # can enumerate every shortest solution
     kinds: frozenset = frozenset({"sliding", "tokens"})  # puzzle kinds it solves
+    exhaustive: bool = True  # ends on an unreachable goal (False: depth-first, it deepens for ever)
 
 
 def _bfs(puzzle, heuristic, limits, options):
@@ -61,10 +62,11 @@ ALGORITHMS = {
                   "until they meet; shortest paths, far fewer positions stored than one-way BFS.",
                   True, False, _bidirectional),
         Algorithm("iddfs", "Iterative deepening DFS", "Depth-first searches with a depth limit raised until the "
-                  "goal is reached; no heuristic, memory only for the current path.", True, False, _iddfs, True),
+                  "goal is reached; no heuristic, memory only for the current path.", True, False, _iddfs, True,
+                  exhaustive=False),
         Algorithm("idastar", "IDA*", "Iterative deepening A*: depth-first contours bounded by g + h, raised until "
                   "the goal is reached; optimal with an admissible heuristic, memory only for the current path.",
-                  True, True, _idastar, True),
+                  True, True, _idastar, True, exhaustive=False),
         Algorithm("astar", "A*", "Best-first search: always expands the open position with the least g + h; "
                   "uniform-cost search with the zero heuristic; stores every position it reaches.", True, True, _astar),
         Algorithm("quick", "Quick (not shortest)", "Solves the board line by line, the last 3x3 optimally: a "
