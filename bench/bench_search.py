@@ -27,6 +27,7 @@ from slidelab.search.idastar import idastar  # noqa: E402
 from slidelab.search.iddfs import iddfs  # noqa: E402
 
 HARDEST = "8 6 7/2 5 4/3 0 1"  # one of the two 3x3 positions 31 moves from the goal
+FARTHEST = [HARDEST, "6 4 7/8 5 0/3 2 1"]  # both
 
 
 def timed(make_search, runs):
@@ -66,9 +67,12 @@ def main() -> None:
     t, r = timed(lambda: bfs(p, Limits()), min(runs, 3))
     line(f"BFS {HARDEST}", t, f"{len(r.moves)} moves, expanded {r.stats.expanded:,}, stored {r.stats.stored:,}")
 
+    for text in FARTHEST:
+        far = SlidingPuzzle.from_text(text)
+        h = get_heuristic("manhattan", far)
+        t, r = timed(lambda: idastar(far, h, Limits()), runs)
+        line(f"IDA* manhattan {text}", t, f"{len(r.moves)} moves, expanded {r.stats.expanded:,}")
     manhattan = get_heuristic("manhattan", p)
-    t, r = timed(lambda: idastar(p, manhattan, Limits()), runs)
-    line(f"IDA* manhattan {HARDEST}", t, f"{len(r.moves)} moves, expanded {r.stats.expanded:,}")
     t, r = timed(lambda: idastar(p, manhattan, Limits(), all_solutions=True), runs)
     line(f"IDA* manhattan, all solutions, {HARDEST}", t,
          f"{len(r.solutions)} solutions of {len(r.moves)} moves, expanded {r.stats.expanded:,}")
