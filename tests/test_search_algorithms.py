@@ -81,25 +81,36 @@ def test_every_optimal_algorithm_on_every_2x3_position(truth_2x3):
                 assert len(result.moves) == distance, (format_board(cells, 3), name, heuristic)
 
 
-def test_fast_optimal_algorithms_on_random_3x3_positions(truth_3x3):
+INFORMED = ["misplaced", "manhattan", "linear_conflict", "walking_distance", "pdb"]
+
+
+def test_every_informed_optimal_method_on_300_random_3x3_positions(truth_3x3):
     rng = random.Random(2024)
-    positions = rng.sample(sorted(truth_3x3), 200)
-    for i, cells in enumerate(positions):
+    for cells in rng.sample(sorted(truth_3x3), 300):
         puzzle = SlidingPuzzle(3, 3, cells)
-        more = [("idastar", "misplaced"), ("astar", "manhattan")] if i % 5 == 0 else []
-        for name, heuristic in [("bidirectional", None), ("idastar", "manhattan")] + more:
+        methods = [("bidirectional", None)] + [(name, h) for name in ("idastar", "astar") for h in INFORMED]
+        for name, heuristic in methods:
             result = solve(name, puzzle, heuristic or "zero")
             assert len(result.moves) == truth_3x3[cells], (format_board(cells, 3), name, heuristic)
 
 
 def test_uninformed_algorithms_on_random_3x3_positions(truth_3x3):
+    # no heuristic costs up to a minute per position (IDDFS at 31 moves): every depth up to 20, and further
+    # positions for the breadth-first ones
     rng = random.Random(7)
-    near = sorted(cells for cells, d in truth_3x3.items() if 10 <= d <= 17)
-    for cells in rng.sample(near, 4):
-        for puzzle in (SlidingPuzzle(3, 3, cells), PlainPuzzle(3, 3, cells)):
-            for name, heuristic in [("bfs", None), ("iddfs", None), ("astar", "zero"), ("astar", "misplaced")]:
+    by_depth = {}
+    for cells, d in sorted(truth_3x3.items()):
+        by_depth.setdefault(d, []).append(cells)
+    for depth in range(1, 21):
+        cells = rng.choice(by_depth[depth])
+        for puzzle in (SlidingPuzzle(3, 3, cells),) + ((PlainPuzzle(3, 3, cells),) if depth % 4 == 0 else ()):
+            for name, heuristic in [("bfs", None), ("iddfs", None), ("idastar", "zero"), ("astar", "zero")]:
                 result = solve(name, puzzle, heuristic or "zero")
-                assert len(result.moves) == truth_3x3[cells], (format_board(cells, 3), name, heuristic)
+                assert len(result.moves) == depth, (format_board(cells, 3), name, heuristic)
+    for depth in range(21, 32, 2):
+        cells = rng.choice(by_depth[depth])
+        for name in ("bfs", "astar"):
+            assert len(solve(name, SlidingPuzzle(3, 3, cells), "zero").moves) == depth
 
 
 def test_astar_with_three_heuristics():
@@ -190,3 +201,13 @@ def test_all_40_solutions_of_the_hardest_position():
     found = run(idastar(puzzle, get_heuristic("manhattan", puzzle), Limits(), all_solutions=True)).solutions
     assert len(found) == 40 and len({tuple(s) for s in found}) == 40
     assert all(len(s) == 31 and puzzle.replay(s) == puzzle.goal for s in found)
+
+
+@pytest.mark.slow
+def test_iddfs_finds_the_same_40_solutions_of_the_hardest_position():
+    # about a minute: 86 million positions without a heuristic, the same 40 as IDA* with Manhattan distance
+    puzzle = SlidingPuzzle.from_text(HARDEST)
+    by_iddfs = run(iddfs(puzzle, Limits(), all_solutions=True))
+    by_idastar = run(idastar(puzzle, get_heuristic("manhattan", puzzle), Limits(), all_solutions=True))
+    assert len(by_iddfs.solutions) == 40
+    assert sorted(by_iddfs.solutions) == sorted(by_idastar.solutions)
