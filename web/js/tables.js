@@ -114,7 +114,7 @@ async function download(url, onBytes) {
   return bytes;
 }
 
-/** "Loading pattern databases: 1.2 of 3.0 MB, 1 of 2 files", then "Unpacking the pattern databases". */
+/** "Loading pattern databases: 1.2 of 6.0 MB, 1 of 4 files", then "Unpacking the pattern databases". */
 export function progressText({ filesDone, files, loaded, total, unpacking = false }) {
   if (unpacking) return 'Unpacking the pattern databases';
   const mb = n => (n / 1e6).toFixed(1);
