@@ -98,6 +98,14 @@ def test_a_search_longer_than_the_probe_is_run_in_full_after_the_proof():
     assert api.solve(dict(request, algorithm="bfs"))["length"] == 24
 
 
+def test_a_custom_token_puzzle_is_explored_from_its_start_without_a_goal():
+    answer = api.explore({"puzzle": "tokens", "board": "AB../....", "rule": "king"})
+    assert answer["ok"] and answer["root"] == "start" and answer["states"] == 56  # 8 * 7 placements, all reachable
+    assert answer["depths"][0] == 1 and "goal" not in answer and "board_depth" not in answer
+    with_goal = api.explore({"puzzle": "tokens", "board": "AB../....", "goal": "..../..BA", "rule": "king"})
+    assert with_goal["depths"] == answer["depths"] and with_goal["board_depth"] == 4
+
+
 def test_explore_knights_from_the_start():
     answer = api.explore({"puzzle": "knights"})
     assert answer["ok"] and answer["root"] == "start"

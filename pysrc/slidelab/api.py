@@ -218,6 +218,9 @@ def _explore_puzzle(request):
 
 
 def _explore(request):
+    no_goal = isinstance(request, dict) and request.get("puzzle") == "tokens" and request.get("goal") is None
+    if no_goal:  # a custom token puzzle is explored from its start: a goal is not needed
+        request = dict(request, goal=request.get("board"))
     puzzle = _explore_puzzle(request)
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     tokens = puzzle.kind == "tokens"  # token puzzles are explored from their start, sliding ones from the goal
@@ -229,7 +232,11 @@ def _explore(request):
     if tokens:
         answer["root"] = "start"
     if request.get("board") is not None or tokens:  # where the other end lies (None: start and goal are apart)
-        answer.update(board=puzzle.format(puzzle.start), board_depth=result.start_depth)
+        answer.update(board=puzzle.format(puzzle.start))
+        if no_goal:
+            del answer["goal"]
+        else:
+            answer.update(board_depth=result.start_depth)
     return answer
 
 

@@ -135,11 +135,10 @@ def _print_explore(answer: dict) -> None:
     cells = [f"{d:>3}: {n:<8,}" for d, n in enumerate(answer["depths"])]
     for i in range(0, len(cells), 6):
         print("  " + " ".join(cells[i:i + 6]).rstrip())
-    if from_start:
-        depth = answer["board_depth"]
+    depth = answer.get("board_depth", False)  # absent when a token puzzle was explored without a goal
+    if depth is not False and from_start:
         print(f"goal {answer['goal']}: " + ("cannot be reached" if depth is None else f"{depth} moves from the start"))
-    elif "board" in answer:
-        depth = answer["board_depth"]
+    elif depth is not False:
         where = "cannot reach the goal" if depth is None else f"{depth} move{'s' if depth != 1 else ''} from the goal"
         print(f"{answer['board']}: {where}")
     _print_stats(answer["stats"])

@@ -67,9 +67,9 @@ class Limits:
 
     def check(self, nodes: int, now: float) -> None:
         if self.max_nodes is not None and nodes > self.max_nodes:
-            raise SearchLimit(f"stopped after {nodes:,} nodes (the limit is {self.max_nodes:,}) without a solution")
+            raise SearchLimit(f"stopped after {nodes:,} nodes (the limit is {self.max_nodes:,}) before finishing")
         if self.max_seconds is not None and now - self.started > self.max_seconds:
-            raise SearchLimit(f"stopped after {self.max_seconds:g} s (the time limit) without a solution")
+            raise SearchLimit(f"stopped after {self.max_seconds:g} s (the time limit) before finishing")
 
     def check_stored(self, stored: int) -> None:
         if stored > self.max_stored:
