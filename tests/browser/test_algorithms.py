@@ -214,6 +214,13 @@ def test_explore_3x3_counts_every_position_and_a_farthest_one_loads_onto_the_boa
     assert shown_board(lab) == boards[0]
     assert lab.evaluate("location.hash").startswith("#puzzle=sliding&board=" + boards[0].replace(" ", ",") + "&")
 
+    # the largest board explore takes: 2x5, ten times as many positions
+    open_fragment(lab, "#puzzle=sliding&board=1,2,3,4,5/6,7,8,9,0&algorithm=idastar&heuristic=auto")
+    lab.click("#explore .start")
+    expect(totals).to_contain_text("1,814,400", timeout=120_000)
+    expect(totals).to_contain_text("55 moves")
+    expect(lab.locator("#explore .explore-chart rect.bar")).to_have_count(56)  # depths 0 to 55
+
     open_fragment(lab, "#puzzle=sliding&board=1,2,3,4/5,6,7,8/9,10,11,12/13,14,0,15&algorithm=idastar&heuristic=auto")
     lab.click("#explore .start")
     expect(lab.locator("#explore .message")).to_contain_text("A 4x4 board has 10,461,394,944,000 positions")

@@ -139,6 +139,17 @@ def test_solving_the_default_puzzle_shows_31_moves_and_the_animation_ends_on_the
     page.click("#move-list button[data-step='31']")
     assert shown_board(page) == GOAL
 
+    # pausing mid-way stops where it is, and the tiles slide at their usual speed again
+    page.locator("#play-speed").fill("2")
+    page.click("#play-toggle")  # from the goal: starts again from step 0
+    expect(page.locator("#play-step")).to_have_text("Step 1 of 31")
+    page.click("#play-toggle")
+    expect(page.locator("#play-toggle")).to_have_text("Play")
+    step = page.locator("#play-step").text_content()
+    page.wait_for_timeout(1200)
+    expect(page.locator("#play-step")).to_have_text(step)
+    assert page.evaluate("document.getElementById('board').style.getPropertyValue('--slide-ms')") == ""
+
 
 SHAPED_LINK = ("#puzzle=sliding&board=1,0,2,3/4,5,6,7/8,9,10,11&goal=0,1,2,3/4,5,6,7/8,9,10,11"
                "&algorithm=idastar&heuristic=manhattan")  # a 3x4 board with its own goal (the blank first)

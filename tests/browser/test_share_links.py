@@ -94,6 +94,10 @@ def test_the_default_goal_is_left_out_and_escapes_are_read(share: Page):
     ("#puzzle=sliding&board=1,2/3,0&algorithm=IDA*", "'IDA*' is not a valid algorithm name"),
     ("#puzzle=sliding&board=%E0%A4%A", "the board is not properly encoded"),
     ("#puzzle=chess&board=BBB/.../.../WWW", "'chess' is not a puzzle type this page knows"),
+    ("#puzzle=sliding&board=" + "/".join(",".join(str(11 * r + c) for c in range(11)) for r in range(11)),
+     "a 11x11 board is not supported: each side must be 2 to 10"),
+    ("#puzzle=sliding&board=" + "/".join(",".join(str(40 * r + c) for c in range(40)) for r in range(40)),
+     "the link is too long"),
 ])
 def test_a_malformed_link_is_rejected_with_a_reason(share: Page, link: str, reason: str):
     error = share.evaluate("""link => {

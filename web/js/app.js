@@ -593,7 +593,7 @@ function showStep(step, { stopTimer = false } = {}) {
     button.classList.toggle('done', Number(button.dataset.step) <= step);
     if (current) {
       button.setAttribute('aria-current', 'step');
-      button.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      scrollIntoList(button);
     } else {
       button.removeAttribute('aria-current');
     }
@@ -601,6 +601,14 @@ function showStep(step, { stopTimer = false } = {}) {
   ui.back.disabled = ui.first.disabled = step === 0;
   ui.forward.disabled = ui.last.disabled = step === playback.moves.length;
   render();
+}
+
+/** Scroll the move list (never the page, which the player may be reading elsewhere) so that `button` shows. */
+function scrollIntoList(button) {
+  const list = ui.moveList.getBoundingClientRect();
+  const box = button.getBoundingClientRect();
+  if (box.top < list.top) ui.moveList.scrollTop -= list.top - box.top;
+  else if (box.bottom > list.bottom) ui.moveList.scrollTop += box.bottom - list.bottom;
 }
 
 function play() {
@@ -620,6 +628,7 @@ function pause() {
   if (!playback?.timer) return;
   clearInterval(playback.timer);
   playback.timer = null;
+  kind().view.slideMs = null;  // the player's own moves slide at the usual speed again
   ui.play.textContent = 'Play';
 }
 

@@ -45,9 +45,10 @@ export class SlidingBoardView {
     this.element.classList.toggle('solved', solved);
   }
 
-  /** How long a slide takes, in ms (the playback speeds it up). */
+  /** How long a slide takes, in ms (the playback speeds it up; null: the usual). */
   set slideMs(ms) {
-    this.element.style.setProperty('--slide-ms', `${ms}ms`);
+    if (ms === null) this.element.style.removeProperty('--slide-ms');  // back to the stylesheet's own
+    else this.element.style.setProperty('--slide-ms', `${ms}ms`);
   }
 
   focusTile(tile) {

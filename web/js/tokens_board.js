@@ -65,9 +65,10 @@ export class TokenBoardView {
     }
   }
 
-  /** How long a piece takes to move, in ms (the playback speeds it up). */
+  /** How long a piece takes to move, in ms (the playback speeds it up; null: the usual). */
   set slideMs(ms) {
-    this.element.style.setProperty('--slide-ms', `${ms}ms`);
+    if (ms === null) this.element.style.removeProperty('--slide-ms');  // back to the stylesheet's own
+    else this.element.style.setProperty('--slide-ms', `${ms}ms`);
   }
 
   /** Focus the piece that `move` ([from, to]) moves (the name matches the sliding view's). */
