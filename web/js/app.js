@@ -260,6 +260,17 @@ function writeLink() {
 }
 
 /** Open the puzzle in the URL fragment; a malformed link gets a message and the default puzzle. */
+/** Open a link; a link that passes the checks and still fails (a bug) shows why and the default puzzle, so the page
+ * is never left without a board. */
+function openLinkSafely(hash) {
+  try {
+    openLink(hash);
+  } catch (error) {
+    showNotice(`This link could not be opened (${error?.message ?? error}). Showing the default puzzle instead.`);
+    openLink('');
+  }
+}
+
 function openLink(hash) {
   let link = null;
   try {
@@ -683,11 +694,11 @@ function wire() {
   $('notice-close').addEventListener('click', () => { ui.notice.hidden = true; });
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', () => {
-    if (location.hash !== state.linkHash) openLink(location.hash);
+    if (location.hash !== state.linkHash) openLinkSafely(location.hash);
   });
   changeSpeed();
 }
 
 wire();
-openLink(location.hash);
+openLinkSafely(location.hash);
 solver.start();

@@ -25,10 +25,6 @@ export class Solver {
     this.status = 'idle';
   }
 
-  get busy() {
-    return this.#running !== null;
-  }
-
   /** Load Pyodide and the worker; resolves when the solver is ready (never rejects: see the status). */
   start() {
     this.#ready ??= this.#boot();
@@ -54,6 +50,12 @@ export class Solver {
       })]);
       worker.addEventListener('message', event => {
         if (worker === this.#worker) this.#running?.onProgress(event.data);
+      });
+      // An error nothing in the worker caught (Pyodide itself failing, say) leaves the request in flight unanswered.
+      worker.addEventListener('error', event => {
+        if (worker !== this.#worker || !this.#running) return;
+        const reason = String(event.message || 'the worker failed').slice(0, 200);
+        this.#restart(this.#running, failure('internal', `the solver stopped unexpectedly (${reason}); it is restarting`));
       });
       this.#worker = worker;
       this.#setStatus('ready', 'Solver ready');
@@ -107,7 +109,9 @@ export class Solver {
     const worker = this.#worker;
     worker.sync.cancel().catch(() => {});
     const stopped = await Promise.race([running.settled.then(() => true), delay(CANCEL_GRACE_MS).then(() => false)]);
-    if (!stopped && worker === this.#worker) this.#restart(running);
+    if (!stopped && worker === this.#worker) {
+      this.#restart(running, failure('cancelled', 'the search was stopped (the solver is restarting)'));
+    }
   }
 
   // A call with onProgress is the long request: its progress messages are routed to it, and cancel() stops it.
@@ -127,11 +131,11 @@ export class Solver {
   }
 
   // Terminating a worker leaves its pending calls unsettled forever, so the running request is answered here.
-  #restart(running) {
+  #restart(running, answer) {
     this.#worker.terminate();
     this.#worker = null;
     this.#ready = null;
-    running.answer(failure('cancelled', 'the search was stopped (the solver is restarting)'));
+    running.answer(answer);
     this.start();
   }
 }
