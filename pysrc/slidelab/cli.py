@@ -10,6 +10,7 @@ import argparse
 import json
 import re
 import sys
+import textwrap
 
 from . import api
 from .puzzles.tokens import PRESETS, RULES
@@ -31,7 +32,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _catalogue(kind: str) -> str:
     items = api.describe()[kind]
-    return "\n".join(f"  {i['name']:<17} {i['description']}" for i in items)
+    return "\n".join(textwrap.fill(i["description"], 100, initial_indent=f"  {i['name']:<17} ",
+                                   subsequent_indent=" " * 20) for i in items)
 
 
 def build_parser() -> argparse.ArgumentParser:
