@@ -96,6 +96,10 @@ def test_a_search_longer_than_the_probe_is_run_in_full_after_the_proof():
     assert bounds == list(range(0, 25, 2))  # one search's iterations, none twice
     assert [e["bound"] for e in events if e["type"] == "iteration"] == bounds  # the probe's are not reported
     assert api.solve(dict(request, algorithm="bfs"))["length"] == 24
+    # the node limit counts the full search's own nodes; when it stops that search, the proof's finding is said
+    assert api.solve(dict(request, max_nodes=800_000))["length"] == 24
+    stopped = api.solve(dict(request, max_nodes=api.PROBE_NODES + 1))
+    assert stopped["error"]["code"] == "limit" and "the goal can be reached" in stopped["error"]["message"]
 
 
 def test_a_custom_token_puzzle_is_explored_from_its_start_without_a_goal():

@@ -1,7 +1,8 @@
 """The JSON boundary: every entry point takes JSON-able values and returns a JSON-able dict.
 
 Used by the browser worker and the CLI alike. Nothing here raises for bad input: errors come back as
-{"ok": false, "error": {"code": ..., "message": ...}} with code invalid, unsolvable, too_large, limit or cancelled.
+{"ok": false, "error": {"code": ..., "message": ...}} with code invalid, unsolvable, too_large, limit or cancelled,
+or internal for a bug (an answer that does not replay, an unexpected exception): never a traceback.
 Long requests come in two forms: `solve(request)` runs to the end; `solve_steps(request)` is a generator yielding
 progress dicts and returning the answer, which the worker drives from an async loop so that it can cancel
 (likewise `explore` and `explore_steps`).
@@ -121,16 +122,10 @@ def _solve(request):
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     puzzle.check_solvable()
     options = {"all_solutions": all_solutions}
-    try:
-        if puzzle.kind == "tokens" and not algorithm.exhaustive:
-            result = yield from _probe_then_prove(puzzle, algorithm, heuristic, limits, options)
-        else:
-            result = yield from algorithm.start(puzzle, heuristic, limits, options)
-    except SearchLimit as e:
-        if puzzle.kind != "tokens" or algorithm.exhaustive:
-            raise
-        raise SearchLimit(f"{e}; the goal may be unreachable, which {name} cannot tell: explore, bfs or "
-                          "bidirectional decide it") from None
+    if puzzle.kind == "tokens" and not algorithm.exhaustive:
+        result = yield from _probe_then_prove(puzzle, algorithm, heuristic, limits, options)
+    else:
+        result = yield from algorithm.start(puzzle, heuristic, limits, options)
     if result is None:
         return error("unsolvable", "the goal cannot be reached from this position (the search space was exhausted)")
     final = puzzle.replay(result.moves)
@@ -154,30 +149,40 @@ def _solve(request):
 
 def _probe_then_prove(puzzle, algorithm, heuristic, limits, options):
     """Run a depth-first search (IDA*, IDDFS) on a token puzzle, whose goal may be unreachable where check_solvable
-    could not prove it either way: such a search would deepen for ever. It first gets PROBE_NODES nodes; if it has
-    not finished by then, bidirectional BFS settles whether the goal can be reached at all (it exhausts the smaller
-    side when not), and only then does the search run in full. The probe's iterations are not reported: the full
-    search reports its own."""
-    if limits.max_nodes is not None and limits.max_nodes <= PROBE_NODES:
+    could not prove it either way: such a search would deepen for ever. It first gets PROBE_NODES nodes (not
+    reported: a fraction of a second); if it has not finished by then, bidirectional BFS settles whether the goal can
+    be reached at all (it exhausts the smaller side when not), and then the search runs in full, from scratch. The
+    node limit counts that search's own nodes (the probe and the proof, bounded by MAX_STORED positions, come on
+    top); the time limit covers all three."""
+    proof = "not tried"
+    if limits.max_nodes is None or limits.max_nodes > PROBE_NODES:
+        probe = algorithm.start(puzzle, heuristic, Limits(PROBE_NODES, limits.max_seconds, limits.started), options)
+        try:
+            while True:
+                next(probe)
+        except StopIteration as stop:
+            return stop.value
+        except SearchLimit:
+            limits.check(0, time.perf_counter())  # the time limit, if that is what stopped the probe
+        try:
+            met = yield from ALGORITHMS["bidirectional"].start(puzzle, None, Limits(None, limits.max_seconds,
+                                                                                    limits.started), {})
+        except TooLarge:
+            proof = "too large"
+        else:
+            if met is None:
+                raise Unsolvable("The goal cannot be reached: a breadth-first search of every arrangement reachable "
+                                 "from the start (or from the goal) never meets the other side.")
+            proof = "reachable"
+    try:
         return (yield from algorithm.start(puzzle, heuristic, limits, options))
-    probe = algorithm.start(puzzle, heuristic, Limits(PROBE_NODES, limits.max_seconds, limits.started), options)
-    try:
-        while True:
-            event = next(probe)
-            if event.get("type") != "iteration":
-                yield event
-    except StopIteration as stop:
-        return stop.value
-    except SearchLimit:
-        limits.check(0, time.perf_counter())  # the time limit, if that is what stopped the probe
-    try:
-        proof = yield from ALGORITHMS["bidirectional"].start(puzzle, None, limits, {})
-    except TooLarge:  # too many arrangements to settle it: search, and say at a limit that it may be unreachable
-        proof = True
-    if proof is None:
-        raise Unsolvable("The goal cannot be reached: a breadth-first search of every arrangement reachable from "
-                         "the start (or from the goal) never meets the other side.")
-    return (yield from algorithm.start(puzzle, heuristic, limits, options))
+    except SearchLimit as e:
+        why = {"reachable": "the goal can be reached (a breadth-first search met it): a larger limit finds it",
+               "too large": f"the goal may be unreachable, which {algorithm.name} cannot tell, and the board has "
+                            "too many arrangements to decide it",
+               "not tried": f"the goal may be unreachable, which {algorithm.name} cannot tell: explore, bfs or "
+                            "bidirectional decide it"}[proof]
+        raise SearchLimit(f"{e}; {why}") from None
 
 
 def solve(request: dict, on_progress=None, should_cancel=None) -> dict:

@@ -1,6 +1,7 @@
 """The `slidelab` command: a thin shell over slidelab.api.
 
-Exit codes: 0 success, 1 no solution exists or none was found within the limits, 2 invalid input.
+Exit codes: 0 success, 1 no solution exists or none was found within the limits, 2 invalid input, 3 a bug in
+slidelab (the message says what failed).
 With --json one JSON object is printed on stdout; otherwise readable text. Errors go to stderr in one line.
 """
 
@@ -17,7 +18,7 @@ from .puzzles.tokens import PRESETS, RULES
 from .heuristics.pdb import ENV_DIR, cache_dir, write_files
 from .puzzles.sliding import parse_shape
 
-EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID = 0, 1, 2
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID, EXIT_INTERNAL = 0, 1, 2, 3
 _PUZZLE_HELP = (f"puzzle type: sliding (the default), tokens (BOARD, --goal and --rule), or a token preset: "
                 f"{', '.join(PRESETS)}")
 _SHAPE = re.compile(r"\s*\d+\s*[xX×]\s*\d+\s*")
@@ -96,7 +97,7 @@ def _request(args) -> dict:
 def _exit_code(answer: dict) -> int:
     if answer["ok"]:
         return EXIT_OK
-    return EXIT_INVALID if answer["error"]["code"] == "invalid" else EXIT_NO_SOLUTION
+    return {"invalid": EXIT_INVALID, "internal": EXIT_INTERNAL}.get(answer["error"]["code"], EXIT_NO_SOLUTION)
 
 
 def _print_solve(answer: dict) -> None:

@@ -16,12 +16,14 @@ export async function PyWorker(file, options) {
   if (fake.failWith) throw new Error(fake.failWith);
   fake.created.push({ file, options });
   const worker = new EventTarget();
+  fake.worker = worker;
   worker.terminate = () => { fake.terminated += 1; };
   const cancelled = { ok: false, error: { code: 'cancelled', message: 'the search was cancelled' } };
   worker.sync = {
-    solve: request => new Promise(resolve => {
+    solve: request => new Promise((resolve, reject) => {
       fake.requests.push(request);
       fake.finish = resolve;
+      fake.fail = reject;
       worker.dispatchEvent(new MessageEvent('message', { data: { type: 'progress', expanded: 7, bound: 21 } }));
     }),
     cancel: async () => { if (fake.cooperative) fake.finish(cancelled); },
@@ -97,6 +99,24 @@ def test_a_worker_that_ignores_cancel_is_terminated_and_started_again(bridge: Pa
     }""")
     assert result["answer"]["error"]["code"] == "cancelled"
     assert 1900 <= result["waited"] < 4000  # the grace period, then the answer given by the bridge itself
+    assert (result["terminated"], result["workers"], result["status"], result["busy"]) == (1, 2, "ready", False)
+
+
+@pytest.mark.parametrize("how", ["an error event", "a rejected call"])
+def test_a_worker_that_fails_mid_search_answers_internal_and_is_started_again(bridge: Page, how: str):
+    fail = ("fake.worker.dispatchEvent(new ErrorEvent('error', { message: 'Pyodide has suffered a fatal error' }))"
+            if how == "an error event" else "fake.fail(new Error('Traceback...\\nPythonError: Pyodide has suffered a fatal error'))")
+    result = bridge.evaluate(f"""async () => {{
+      await solver.start();
+      const pending = solver.solve({{ board: '2 1/3 0' }});
+      {fail};
+      const answer = await pending;
+      await solver.start();
+      return {{ answer, terminated: fake.terminated, workers: fake.created.length, status: solver.status,
+               busy: solver.busy }};
+    }}""")
+    assert result["answer"]["error"]["code"] == "internal"
+    assert "Pyodide has suffered a fatal error" in result["answer"]["error"]["message"]
     assert (result["terminated"], result["workers"], result["status"], result["busy"]) == (1, 2, "ready", False)
 
 

@@ -259,7 +259,6 @@ function writeLink() {
   ui.copied.textContent = '';
 }
 
-/** Open the puzzle in the URL fragment; a malformed link gets a message and the default puzzle. */
 /** Open a link; a link that passes the checks and still fails (a bug) shows why and the default puzzle, so the page
  * is never left without a board. */
 function openLinkSafely(hash) {
@@ -271,6 +270,7 @@ function openLinkSafely(hash) {
   }
 }
 
+/** Open the puzzle in the URL fragment; a malformed link gets a message and the default puzzle. */
 function openLink(hash) {
   let link = null;
   try {
@@ -599,6 +599,7 @@ function showStep(step, { stopTimer = false } = {}) {
   state.board = board;
   state.hint = null;
   ui.step.textContent = `Step ${step} of ${playback.moves.length}`;
+  if (step === 0) ui.moveList.scrollTop = 0;  // the start has no move of its own to show
   for (const button of ui.moveList.querySelectorAll('button')) {
     const current = Number(button.dataset.step) === step;
     button.classList.toggle('done', Number(button.dataset.step) <= step);

@@ -25,6 +25,11 @@ export class Solver {
     this.status = 'idle';
   }
 
+  /** Whether a long request (solve or explore) is in flight. */
+  get busy() {
+    return this.#running !== null;
+  }
+
   /** Load Pyodide and the worker; resolves when the solver is ready (never rejects: see the status). */
   start() {
     this.#ready ??= this.#boot();
@@ -124,7 +129,14 @@ export class Solver {
     const running = { answer, settled, onProgress };
     if (onProgress) this.#running = running;
     const args = request === undefined ? [] : [request];
-    this.#worker.sync[name](...args).then(answer, error => answer(failure('internal', String(error?.message ?? error))));
+    const worker = this.#worker;
+    worker.sync[name](...args).then(answer, error => {
+      // The engine answers every request, so a rejected call means the runtime itself failed: a long request's
+      // worker is started afresh, so that the next request does not meet a dead one.
+      const failed = failure('internal', String(error?.message ?? error).trim().split('\n').at(-1).slice(0, 300));
+      if (onProgress && worker === this.#worker) this.#restart(running, failed);
+      else answer(failed);
+    });
     return settled.finally(() => {
       if (this.#running === running) this.#running = null;
     });

@@ -386,7 +386,7 @@ def token_puzzle(name: str, board: str | None = None, goal: str | None = None, r
     given; the rule is fixed), or "tokens" (board, goal and rule all given)."""
     if name == "tokens":
         if board is None:
-            raise InvalidBoard("no board given: a token puzzle needs a board, a goal and a move rule")
+            raise InvalidBoard("no board given: a token puzzle needs a board and a move rule (and a goal to solve it)")
         if goal is None:
             raise InvalidBoard("no goal given: a token puzzle needs a goal board holding the same pieces")
         if rule is None:
