@@ -64,13 +64,13 @@ def random_knight_board(rng):
 def test_optimal_algorithms_agree_on_random_knight_pairs():
     rng = random.Random(2024)
     lengths = []
-    for _ in range(6):
+    for _ in range(60):
         p = TokenPuzzle(4, 3, random_knight_board(rng), random_knight_board(rng), "knight")
         d = distance(p)  # every arrangement of the 3x4 knight board is reachable
         lengths.append(d)
         for algorithm, heuristic in combinations(d):
             assert len(solve(p, algorithm, heuristic).moves) == d, (algorithm, heuristic)
-    assert len(set(lengths)) > 2
+    assert len(set(lengths)) > 5
 
 
 def test_optimal_algorithms_agree_on_short_knight_pairs():
@@ -107,7 +107,7 @@ def random_small_puzzle(rng):
 
 def test_optimal_algorithms_agree_on_small_custom_puzzles():
     rng = random.Random(99)
-    for _ in range(40):
+    for _ in range(400):
         p = random_small_puzzle(rng)
         d = distance(p)
         for algorithm, heuristic in combinations(d):
