@@ -351,3 +351,13 @@ def test_tiles_are_labelled_buttons(page: Page, base_url: str):
     movable.focus()
     page.keyboard.press("Enter")
     assert shown_board(page) == "8 6 7/2 0 4/3 5 1"
+
+
+@pytest.mark.parametrize("link", ["", "#puzzle=knights&board=BBB/.../.../WWW"])
+def test_a_phone_wide_page_never_scrolls_sideways(browser, base_url: str, link: str):
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(base_url + link)
+    expect(page.locator("#compare .compare-table tbody tr").first).to_be_attached()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
