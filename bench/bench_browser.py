@@ -4,8 +4,8 @@
 
 Serves dist/ locally, opens the app in headless Chromium (Debian's, or SLIDELAB_CHROMIUM, or Playwright's own) N
 times from a fresh browser context, and prints medians: the time from navigation start until the solver status says
-ready, and for the default 31-move 8-puzzle (IDA* with Manhattan distance, as bench/bench_search.py) the time from the click on Solve until the result is shown, with the
-engine's own search time as the page reports it.
+ready, and for the default 31-move 8-puzzle (IDA* with Manhattan distance, as bench/bench_search.py) the time from
+the click on Solve until the result is shown, with the engine's own search time as the page reports it.
 """
 
 from __future__ import annotations

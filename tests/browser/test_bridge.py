@@ -104,8 +104,9 @@ def test_a_worker_that_ignores_cancel_is_terminated_and_started_again(bridge: Pa
 
 @pytest.mark.parametrize("how", ["an error event", "a rejected call"])
 def test_a_worker_that_fails_mid_search_answers_internal_and_is_started_again(bridge: Page, how: str):
-    fail = ("fake.worker.dispatchEvent(new ErrorEvent('error', { message: 'Pyodide has suffered a fatal error' }))"
-            if how == "an error event" else "fake.fail(new Error('Traceback...\\nPythonError: Pyodide has suffered a fatal error'))")
+    fatal = "Pyodide has suffered a fatal error"
+    fail = (f"fake.worker.dispatchEvent(new ErrorEvent('error', {{ message: '{fatal}' }}))" if how == "an error event"
+            else f"fake.fail(new Error('Traceback...\\nPythonError: {fatal}'))")
     result = bridge.evaluate(f"""async () => {{
       await solver.start();
       const pending = solver.solve({{ board: '2 1/3 0' }});

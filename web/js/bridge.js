@@ -59,14 +59,14 @@ export class Solver {
       // An error nothing in the worker caught (Pyodide itself failing, say) leaves the request in flight unanswered.
       worker.addEventListener('error', event => {
         if (worker !== this.#worker || !this.#running) return;
-        const reason = String(event.message || 'the worker failed').slice(0, 200);
-        this.#restart(this.#running, failure('internal', `the solver stopped unexpectedly (${reason}); it is restarting`));
+        const reason = reasonOf(event.message || 'the worker failed');
+        const message = `the solver stopped unexpectedly (${reason}); it is restarting`;
+        this.#restart(this.#running, failure('internal', message));
       });
       this.#worker = worker;
       this.#setStatus('ready', 'Solver ready');
     } catch (error) {
-      const lines = String(error?.message ?? error).trim().split('\n');  // a Python traceback ends with its reason
-      this.#setStatus('failed', `The solver could not start: ${lines.at(-1).slice(0, 300)}. Reload the page to try again.`);
+      this.#setStatus('failed', `The solver could not start: ${reasonOf(error)}. Reload the page to try again.`);
     } finally {
       window.removeEventListener('unhandledrejection', onFailure);
     }
@@ -133,7 +133,7 @@ export class Solver {
     worker.sync[name](...args).then(answer, error => {
       // The engine answers every request, so a rejected call means the runtime itself failed: a long request's
       // worker is started afresh, so that the next request does not meet a dead one.
-      const failed = failure('internal', String(error?.message ?? error).trim().split('\n').at(-1).slice(0, 300));
+      const failed = failure('internal', reasonOf(error));
       if (onProgress && worker === this.#worker) this.#restart(running, failed);
       else answer(failed);
     });
@@ -153,3 +153,6 @@ export class Solver {
 }
 
 const delay = ms => new Promise(resolve => setTimeout(resolve, ms));
+
+/** An error's reason in one short line: a Python traceback ends with it. */
+const reasonOf = error => String(error?.message ?? error).trim().split('\n').at(-1).slice(0, 300);

@@ -47,7 +47,8 @@ def explore(puzzle, limits):
     """
     count = puzzle.state_count()
     if count > MAX_POSITIONS:
-        many = f"{count:,}" if count < 10**15 else f"{count / 10 ** (len(str(count)) - 1):.1f} x 10^{len(str(count)) - 1}"
+        power = len(str(count)) - 1
+        many = f"{count:,}" if power < 15 else f"{count / 10 ** power:.1f} x 10^{power}"
         raise TooLarge(f"this puzzle has {many} positions, more than the {MAX_POSITIONS:,} that explore "
                        "may visit; try a smaller board")
     if puzzle.kind == "sliding":
