@@ -102,7 +102,9 @@ def solve_steps(request: dict):
     return (yield from _guarded(_solve(request)))
 
 
-def _solve(request):
+def _solve_setup(request):
+    """(puzzle, algorithm, heuristic name) of a solve request, every name checked; the heuristic is "zero" for an
+    algorithm that uses none."""
     puzzle = make_puzzle(request)
     name = _option(request, "algorithm", str, DEFAULT_ALGORITHM)
     algorithm = ALGORITHMS.get(name)
@@ -111,9 +113,17 @@ def _solve(request):
     if puzzle.kind not in algorithm.kinds:
         raise InvalidBoard(f"the {name} algorithm does not solve {puzzle.kind} puzzles")
     heuristic_name = _option(request, "heuristic", str, DEFAULT_HEURISTIC)
-    heuristic_spec(heuristic_name)  # checked even where the algorithm uses none: a typo is never ignored
+    spec = heuristic_spec(heuristic_name)  # checked even where the algorithm uses none: a typo is never ignored
     if not algorithm.uses_heuristic:
         heuristic_name = "zero"
+    elif puzzle.kind not in spec.kinds:
+        raise InvalidBoard(f"the {heuristic_name} heuristic does not apply to {puzzle.kind} puzzles")
+    return puzzle, algorithm, heuristic_name
+
+
+def _solve(request):
+    puzzle, algorithm, heuristic_name = _solve_setup(request)
+    name = algorithm.name
     heuristic = get_heuristic(heuristic_name, puzzle)
     all_solutions = _option(request, "all_solutions", bool, False)
     if all_solutions and not algorithm.all_solutions:
@@ -257,17 +267,27 @@ def explore(request: dict, on_progress=None, should_cancel=None) -> dict:
 
 
 def pattern_databases(request: dict, build: bool = False, on_progress=None) -> dict:
-    """The pattern-database tables a sliding board needs ({"shape": "4x4"} or {"board"}, with "goal"?), and whether
-    each is at hand: {"ok": true, "tables": [{"name", "ready"}], "ready": bool}. With `build`, missing tables are
-    built and saved in the cache folder, `on_progress({"type": "build", "table", "done", "total"})` told as it goes.
+    """The pattern-database tables a request needs, and whether each is at hand: {"ok": true, "tables": [{"name",
+    "ready"}], "ready": bool}. A shape ({"shape": "4x4", "goal"?}) asks for every table of that board; any other
+    request is a solve request, answered with the tables that very search would use (none, "tables": [], when it
+    waits for no pattern databases: a token puzzle, an algorithm without a heuristic or that answers at once (quick),
+    a heuristic other than auto or pdb, a board too large for tables with auto). This is the one place that decides it, for the CLI and the page alike.
+    With `build`, missing tables are built and saved in the cache folder, `on_progress({"type": "build", "table",
+    "done", "total"})` told as it goes.
     """
     try:
-        puzzle = _explore_puzzle(request)
-        if puzzle.kind != "sliding":
-            raise InvalidBoard("pattern databases are for sliding puzzles")
-        plan = pdb.plan(puzzle)
-        if not plan:
-            raise InvalidBoard(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
+        if isinstance(request, dict) and request.get("shape") is not None:
+            puzzle = _explore_puzzle(request)
+            if not pdb.plan(puzzle):
+                raise InvalidBoard(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
+        else:
+            puzzle, algorithm, heuristic_name = _solve_setup(request)
+            uses = (algorithm.uses_heuristic and algorithm.waits_for_tables and puzzle.kind == "sliding"
+                    and heuristic_name in ("auto", "pdb"))
+            if heuristic_name == "pdb" and uses and not pdb.plan(puzzle):
+                raise InvalidBoard(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
+            puzzle = puzzle if uses else None
+        plan = pdb.plan(puzzle) if puzzle is not None else []
         if build:
             for name, rows, cols, cells in plan:
                 def report(done, total, name=name):

@@ -172,17 +172,12 @@ class _ProgressBar:
 
 
 def _prepare_databases(request: dict) -> None:
-    """Before an informed sliding-puzzle solve with auto or pdb: build the board's missing pattern databases."""
-    if request.get("puzzle", "sliding") != "sliding" or request.get("heuristic") not in ("auto", "pdb"):
-        return
-    algorithm = api.ALGORITHMS.get(request.get("algorithm"))
-    if algorithm is None or not algorithm.uses_heuristic or not request.get("board"):
-        return
-    query = {k: request[k] for k in ("board", "goal") if k in request}
-    status = api.pattern_databases(query)
+    """Before a solve: build the pattern databases that search would use and the cache folder lacks (the api says
+    which)."""
+    status = api.pattern_databases(request)
     if status["ok"] and not status["ready"]:
         bar = _ProgressBar()
-        api.pattern_databases(query, build=True, on_progress=bar)
+        api.pattern_databases(request, build=True, on_progress=bar)
         bar.close()
 
 

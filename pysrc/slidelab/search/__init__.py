@@ -21,6 +21,8 @@ class Algorithm:
     all_solutions: bool = False  # can enumerate every shortest solution
     kinds: frozenset = frozenset({"sliding", "tokens"})  # puzzle kinds it solves
     exhaustive: bool = True  # ends on an unreachable goal (False: depth-first, it deepens for ever)
+    waits_for_tables: bool = True  # with auto or pdb, worth building or fetching pattern databases first (quick:
+    # it answers at once with the tables at hand)
 
 
 def _bfs(puzzle, heuristic, limits, options):
@@ -71,6 +73,6 @@ ALGORITHMS = {
                   "uniform-cost search with the zero heuristic; stores every position it reaches.", True, True, _astar),
         Algorithm("quick", "Quick (not shortest)", "Solves the board line by line, the last 3x3 optimally: a "
                   "solution in a moment on any board, not necessarily shortest, shown with the best lower bound.",
-                  False, True, _quick, kinds=frozenset({"sliding"})),
+                  False, True, _quick, kinds=frozenset({"sliding"}), waits_for_tables=False),
     ]
 }
