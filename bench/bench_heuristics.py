@@ -23,6 +23,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "pysrc")
 
 from slidelab.errors import SearchLimit  # noqa: E402
 from slidelab.heuristics import get_heuristic, pdb  # noqa: E402
+from slidelab.heuristics.pdb import builder, files, frames  # noqa: E402
 from slidelab.puzzles.sliding import SlidingPuzzle, random_position  # noqa: E402
 from slidelab.search.control import Limits, run  # noqa: E402
 from slidelab.search.idastar import idastar  # noqa: E402
@@ -81,16 +82,17 @@ def databases(runs, builds):
     for shape in [(3, 4), (4, 4)]:
         for path in pdb.write_files(*shape, pdb.cache_dir()):  # the cache folder: built once, then reused
             data = path.read_bytes()
-            cpu, wall, _ = timed(lambda: pdb.decode(data), runs)
+            cpu, wall, _ = timed(lambda: files.decode(data), runs)
             line(f"load {path.name}", cpu, wall, f"{len(data):,} bytes")
     if builds:
-        for cells in [c for part in pdb.PARTITIONS[3, 4] for c in part]:
-            cpu, wall, table = timed(lambda: pdb.build_table(3, 4, cells), 1)
-            line(f"build 3x4 {cells} pure Python", cpu, wall, f"{pdb.placements(12, len(cells)):,} placements")
+        for cells in [c for part in frames.PARTITIONS[3, 4] for c in part]:
+            cpu, wall, table = timed(lambda: builder.build_table(3, 4, cells), 1)
+            line(f"build 3x4 {cells} pure Python", cpu, wall, f"{frames.placements(12, len(cells)):,} placements")
             try:
-                cpu, wall, table2 = timed(lambda: pdb.build_table_numpy(3, 4, cells), 1)
+                from slidelab.heuristics.pdb.builder_numpy import build_table_numpy
             except ImportError:
                 continue
+            cpu, wall, table2 = timed(lambda: build_table_numpy(3, 4, cells), 1)
             line(f"build 3x4 {cells} numpy", cpu, wall, "same bytes" if table2 == table else "DIFFERENT")
 
 

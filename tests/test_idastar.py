@@ -7,7 +7,7 @@ import pytest
 from slidelab.heuristics import get_heuristic
 from slidelab.puzzles.sliding import SlidingPuzzle, random_position
 from slidelab.search.control import Limits, run
-from slidelab.search.idastar import _generic, idastar
+from slidelab.search.idastar import generic_idastar, idastar
 
 KNOWN = [
     ("8 6 7/2 5 4/3 0 1", 31),
@@ -53,7 +53,7 @@ def test_kernel_agrees_with_generic_idastar(heuristic):
         puzzle = SlidingPuzzle(rows, cols, random_position(rows, cols, rng=rng))
         h = get_heuristic(heuristic, puzzle)
         fast = run(idastar(puzzle, h, Limits()))
-        slow = run(_generic(puzzle, h, Limits(), False))
+        slow = run(generic_idastar(puzzle, h, Limits(), False))
         assert len(fast.moves) == len(slow.moves)
         assert puzzle.replay(fast.moves) == puzzle.goal
         if heuristic == "zero" and rows * cols > 6:
@@ -61,7 +61,7 @@ def test_kernel_agrees_with_generic_idastar(heuristic):
         # every contour in full: the same shortest solutions, and the same positions expanded unless h = 0, where
         # the kernel does not expand the positions at the bound (none of their children can be within it)
         fast = run(idastar(puzzle, h, Limits(), all_solutions=True))
-        slow = run(_generic(puzzle, h, Limits(), True))
+        slow = run(generic_idastar(puzzle, h, Limits(), True))
         assert sorted(fast.solutions) == sorted(slow.solutions)
         if heuristic == "zero":
             assert fast.stats.expanded < slow.stats.expanded or not fast.moves

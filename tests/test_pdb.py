@@ -8,9 +8,10 @@ import pytest
 from slidelab import api
 from slidelab.errors import InvalidBoard
 from slidelab.heuristics import get_heuristic, pdb
+from slidelab.heuristics.pdb import builder, files, frames
 from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, random_position
 from slidelab.search.control import Limits, run
-from slidelab.search.idastar import _generic, idastar
+from slidelab.search.idastar import generic_idastar, idastar
 from slidelab.search.pdb_idastar import DUPLICATES as pdb_duplicates
 from slidelab.search.pdb_idastar import pdb_idastar
 
@@ -19,19 +20,19 @@ from slidelab.search.pdb_idastar import pdb_idastar
 def cache(tmp_path, monkeypatch):
     """An empty cache folder and no tables in memory (restored afterwards)."""
     monkeypatch.setenv(pdb.ENV_DIR, str(tmp_path))
-    monkeypatch.setattr(pdb, "_TABLES", {})
+    monkeypatch.setattr(files, "_TABLES", {})
     return tmp_path
 
 
 def test_single_tile_table_is_its_manhattan_distance():
     # one tile alone: the blank is free, so the tile's distance is exactly its Manhattan distance
-    table = pdb.build_table(3, 4, (5,))
+    table = builder.build_table(3, 4, (5,))
     assert list(table) == [abs(p // 4 - 1) + abs(p % 4 - 1) for p in range(12)]
 
 
 def test_two_tiles_swapped_in_their_row_need_two_extra_moves():
     # 3x3, the tiles of goal cells 1 and 2 swapped: Manhattan 2, plus one of them leaving the row and coming back
-    table = pdb.build_table(3, 3, (1, 2))
+    table = builder.build_table(3, 3, (1, 2))
     assert table[1 + 2 * 9] == 0  # both home
     assert table[2 + 1 * 9] == 4
 
@@ -40,7 +41,7 @@ def test_a_table_is_the_exact_distance_of_its_relaxed_puzzle():
     """The 3x3 group (1, 2, 4, 5): compare every entry with a breadth-first search over placements where the other
     tiles are interchangeable and the blank moves for free (a plain BFS on the full 3x3 space, projected)."""
     rows, cols, cells = 3, 3, (1, 2, 4, 5)
-    table = pdb.build_table(rows, cols, cells)
+    table = builder.build_table(rows, cols, cells)
     # BFS over (placement, blank) with 0-1 costs, independent of the builder's region trick
     from collections import deque
     n = rows * cols
@@ -73,20 +74,20 @@ def test_a_table_is_the_exact_distance_of_its_relaxed_puzzle():
 
 
 def test_build_is_reproducible_and_both_builders_agree():
-    a = pdb.build_table(3, 4, (1, 4, 5, 8))
-    b = pdb.build_table(3, 4, (1, 4, 5, 8))
+    a = builder.build_table(3, 4, (1, 4, 5, 8))
+    b = builder.build_table(3, 4, (1, 4, 5, 8))
     assert a == b
-    assert pdb.encode(3, 4, (1, 4, 5, 8), a) == pdb.encode(3, 4, (1, 4, 5, 8), b)
-    pytest.importorskip("numpy")
-    assert pdb.build_table_numpy(3, 4, (1, 4, 5, 8)) == a
-    assert pdb.build_table_numpy(2, 4, (1, 2, 3, 4, 5, 6)) == pdb.build_table(2, 4, (1, 2, 3, 4, 5, 6))
+    assert files.encode(3, 4, (1, 4, 5, 8), a) == files.encode(3, 4, (1, 4, 5, 8), b)
+    builder_numpy = pytest.importorskip("slidelab.heuristics.pdb.builder_numpy")
+    assert builder_numpy.build_table_numpy(3, 4, (1, 4, 5, 8)) == a
+    assert builder_numpy.build_table_numpy(2, 4, (1, 2, 3, 4, 5, 6)) == builder.build_table(2, 4, (1, 2, 3, 4, 5, 6))
 
 
 def test_file_round_trip_and_size():
-    table = pdb.build_table(3, 3, (3, 6, 7, 8))
-    data = pdb.encode(3, 3, (3, 6, 7, 8), table)
-    assert data.startswith(pdb.MAGIC)
-    assert pdb.decode(data) == ("3x3_3-6-7-8.slpdb", table)
+    table = builder.build_table(3, 3, (3, 6, 7, 8))
+    data = files.encode(3, 3, (3, 6, 7, 8), table)
+    assert data.startswith(files.MAGIC)
+    assert files.decode(data) == ("3x3_3-6-7-8.slpdb", table)
     assert len(data) < len(table) // 2
 
 
@@ -97,9 +98,9 @@ def test_file_round_trip_and_size():
     (lambda d: d.replace(b'"rows": 3', b'"rows": 9'), "header"),
 ])
 def test_damaged_files_are_refused_with_a_reason(damage, reason):
-    data = pdb.encode(3, 3, (3, 6, 7, 8), pdb.build_table(3, 3, (3, 6, 7, 8)))
+    data = files.encode(3, 3, (3, 6, 7, 8), builder.build_table(3, 3, (3, 6, 7, 8)))
     with pytest.raises(InvalidBoard, match=reason):
-        pdb.decode(damage(data))
+        files.decode(damage(data))
     answer = api.install_pattern_database(damage(data))
     assert answer["ok"] is False and answer["error"]["code"] == "invalid"
 
@@ -108,7 +109,7 @@ def test_canonical_frame_puts_a_corner_blank_in_cell_0():
     for rows, cols in [(3, 4), (4, 3), (4, 4), (3, 3)]:
         n = rows * cols
         for blank in (0, cols - 1, n - cols, n - 1):
-            r2, c2, cmap = pdb.canonical_frame(rows, cols, blank)
+            r2, c2, cmap = frames.canonical_frame(rows, cols, blank)
             assert (r2, c2) == (min(rows, cols), max(rows, cols))
             assert cmap[blank] == 0 and sorted(cmap) == list(range(n))
 
@@ -125,7 +126,7 @@ def test_one_set_of_tables_serves_every_corner_goal():
 
 def test_cache_folder_build_save_and_install(cache):
     puzzle = SlidingPuzzle(2, 5, default_goal(2, 5))
-    big = [entry for entry in pdb.plan(puzzle) if pdb.placements(10, len(entry[3])) > pdb.QUICK_BUILD_PATTERNS]
+    big = [entry for entry in pdb.plan(puzzle) if frames.placements(10, len(entry[3])) > builder.QUICK_BUILD_PATTERNS]
     assert big  # 2x5 needs a table too large to build on the spot
     assert not pdb.available(puzzle)
     with pytest.raises(InvalidBoard, match="not built yet"):
@@ -137,7 +138,7 @@ def test_cache_folder_build_save_and_install(cache):
     assert status["ready"] and events and events[-1]["done"] == events[-1]["total"]
     name = big[0][0]
     data = (cache / name).read_bytes()
-    pdb._TABLES.clear()
+    files._TABLES.clear()
     assert pdb.available(puzzle)  # from the folder
     (cache / name).unlink()
     assert not pdb.available(puzzle)
@@ -165,7 +166,7 @@ def _small_puzzles():
 def test_kernel_matches_generic_idastar(puzzle):
     h = get_heuristic("pdb", puzzle)
     fast = run(pdb_idastar(puzzle, h, Limits()))
-    slow = run(_generic(puzzle, h, Limits(), False))
+    slow = run(generic_idastar(puzzle, h, Limits(), False))
     manhattan = run(idastar(puzzle, get_heuristic("manhattan", puzzle), Limits()))
     assert len(fast.moves) == len(slow.moves) == len(manhattan.moves)
     # the kernel skips duplicate move strings: no more positions in each full contour (the last one stops at a
@@ -178,11 +179,11 @@ def test_kernel_matches_generic_idastar(puzzle):
 @pytest.mark.parametrize("puzzle", _small_puzzles()[:6], ids=lambda p: p.format(p.start))
 def test_kernel_with_four_lookups_matches_generic_idastar(puzzle, monkeypatch):
     """Two partitions, each mirrored, as on 4x4: here on 3x3, whose tables are quick to build."""
-    monkeypatch.setitem(pdb.PARTITIONS, (3, 3), pdb.PARTITIONS[3, 3] + (((1, 4, 7), (2, 3, 5, 6, 8)),))
+    monkeypatch.setitem(frames.PARTITIONS, (3, 3), frames.PARTITIONS[3, 3] + (((1, 4, 7), (2, 3, 5, 6, 8)),))
     h = get_heuristic("pdb", puzzle)
     assert len(h.orientations) == 4
     fast = run(pdb_idastar(puzzle, h, Limits()))
-    slow = run(_generic(puzzle, h, Limits(), False))
+    slow = run(generic_idastar(puzzle, h, Limits(), False))
     assert len(fast.moves) == len(slow.moves)
     assert [i["bound"] for i in fast.stats.iterations] == [i["bound"] for i in slow.stats.iterations]
     assert all(f["expanded"] <= s["expanded"] for f, s in zip(fast.stats.iterations[:-1], slow.stats.iterations))
@@ -256,12 +257,12 @@ def test_cli_builds_and_writes_the_files_the_site_serves(cache, tmp_path, capsys
     names = sorted(p.name for p in site.iterdir())
     assert names == sorted(["3x3_1-2-4-5.slpdb", "3x3_3-6-7-8.slpdb", "2x4_1-2-3-4.slpdb", "2x4_5-6-7.slpdb"])
     for path in site.iterdir():
-        assert pdb.decode(path.read_bytes())[0] == path.name
+        assert files.decode(path.read_bytes())[0] == path.name
     assert "ready" in capsys.readouterr().out
     assert main(["pdb", "7x7"]) == 2
 
 
-@pytest.mark.parametrize("junk", [None, "text", 12, b"", pdb.MAGIC + b"\xff\xff\xff\xff{}"])
+@pytest.mark.parametrize("junk", [None, "text", 12, b"", files.MAGIC + b"\xff\xff\xff\xff{}"])
 def test_anything_else_is_refused_not_crashed_on(junk):
     answer = api.install_pattern_database(junk)
     assert answer["ok"] is False and answer["error"]["code"] == "invalid"
@@ -272,6 +273,6 @@ def test_a_file_whose_payload_inflates_beyond_its_table_is_refused():
     import struct
     import zlib
     header = json.dumps({"rows": 2, "cols": 2, "cells": [1], "entries": 4, "crc32": 0}).encode()
-    bomb = pdb.MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(bytes(10 ** 7))
+    bomb = files.MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(bytes(10 ** 7))
     with pytest.raises(InvalidBoard, match="wrong size"):
-        pdb.decode(bomb)
+        files.decode(bomb)

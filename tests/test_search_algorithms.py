@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from slidelab.errors import Unsolvable
 from slidelab.heuristics import get_heuristic
 from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, format_board
 from slidelab.search import ALGORITHMS
@@ -174,9 +175,10 @@ def test_any_goal():
 
 def test_unreachable_goal_exhausts_the_space():
     puzzle = SlidingPuzzle.from_text("2 1/3 0")  # the other parity: never reaches 1 2/3 0
-    assert run(bfs(puzzle, Limits())) is None
-    assert run(bidirectional(puzzle, Limits())) is None
-    assert run(astar(puzzle, get_heuristic("manhattan", puzzle), Limits())) is None
+    for search in (bfs(puzzle, Limits()), bidirectional(puzzle, Limits()),
+                   astar(puzzle, get_heuristic("manhattan", puzzle), Limits())):
+        with pytest.raises(Unsolvable, match="exhausted"):
+            run(search)
 
 
 def test_iddfs_steps_its_limit_by_two_and_never_stores_more_than_the_path():

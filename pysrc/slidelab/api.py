@@ -17,10 +17,8 @@ from .errors import InvalidBoard, SearchLimit, SlideLabError, TooLarge, Unsolvab
 from .heuristics import HEURISTICS, get_heuristic, heuristic_spec
 from .heuristics import pdb
 from .puzzles.sliding import SlidingPuzzle, default_goal, parse_shape
-from .puzzles.tokens import PRESETS, PUZZLE_NAMES, RULE_DESCRIPTIONS, token_puzzle
 from .search import ALGORITHMS
 from .search.control import Limits, run
-from .search.explore import explore as explore_space
 
 DEFAULT_ALGORITHM = "idastar"
 DEFAULT_HEURISTIC = "auto"
@@ -88,12 +86,14 @@ def make_puzzle(request: dict):
         if board is None:
             raise InvalidBoard("no board given")
         return SlidingPuzzle.from_text(board, goal)
+    from .puzzles.tokens import PUZZLE_NAMES, token_puzzle  # only token requests pay for importing it
+
     if kind in PUZZLE_NAMES:
         return token_puzzle(kind, board, goal, _option(request, "rule", str))
     raise InvalidBoard(f"unknown puzzle type '{kind}'; choose one of: sliding, {', '.join(PUZZLE_NAMES)}")
 
 
-def _move_record(puzzle, moves):
+def _move_record(moves):
     return [list(m) if isinstance(m, tuple) else m for m in moves]  # token moves are [from, to]
 
 
@@ -136,23 +136,21 @@ def _solve(request):
         result = yield from _probe_then_prove(puzzle, algorithm, heuristic, limits, options)
     else:
         result = yield from algorithm.start(puzzle, heuristic, limits, options)
-    if result is None:
-        return error("unsolvable", "the goal cannot be reached from this position (the search space was exhausted)")
     final = puzzle.replay(result.moves)
     if not puzzle.is_goal(final):  # every answer is checked by replaying it
         return error("internal", f"{name} returned a path that does not reach the goal")
     answer = {"ok": True, "length": len(result.moves), "optimal": result.optimal,
-              "moves": _move_record(puzzle, result.moves), "algorithm": name,
+              "moves": _move_record(result.moves), "algorithm": name,
               "heuristic": heuristic_name if algorithm.uses_heuristic else None,
               "stats": result.stats.as_dict()}
-    if hasattr(puzzle, "move_name"):  # token moves, readable
+    if puzzle.kind == "tokens":  # token moves, readable (a sliding move is already the tile's number)
         answer["notation"] = [puzzle.move_name(m) for m in result.moves]
     if all_solutions:
         sols = result.solutions or [result.moves]
         answer["solution_count"] = len(sols)
-        answer["solutions"] = [_move_record(puzzle, s) for s in sols[:MAX_SOLUTIONS]]
+        answer["solutions"] = [_move_record(s) for s in sols[:MAX_SOLUTIONS]]
     if algorithm.uses_heuristic and heuristic_name == "auto":
-        answer["heuristic_used"] = getattr(heuristic, "name", heuristic_name)  # which one auto chose
+        answer["heuristic_used"] = heuristic.name  # which one auto chose
     answer.update(result.extra)
     return answer
 
@@ -175,14 +173,14 @@ def _probe_then_prove(puzzle, algorithm, heuristic, limits, options):
         except SearchLimit:
             limits.check(0, time.perf_counter())  # the time limit, if that is what stopped the probe
         try:
-            met = yield from ALGORITHMS["bidirectional"].start(puzzle, None, Limits(None, limits.max_seconds,
-                                                                                    limits.started), {})
+            yield from ALGORITHMS["bidirectional"].start(puzzle, None, Limits(None, limits.max_seconds,
+                                                                              limits.started), {})
         except TooLarge:
             proof = "too large"
+        except Unsolvable:
+            raise Unsolvable("The goal cannot be reached: a breadth-first search of every arrangement reachable "
+                             "from the start (or from the goal) never meets the other side.") from None
         else:
-            if met is None:
-                raise Unsolvable("The goal cannot be reached: a breadth-first search of every arrangement reachable "
-                                 "from the start (or from the goal) never meets the other side.")
             proof = "reachable"
     try:
         return (yield from algorithm.start(puzzle, heuristic, limits, options))
@@ -239,6 +237,8 @@ def _explore(request):
     puzzle = _explore_puzzle(request)
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     tokens = puzzle.kind == "tokens"  # token puzzles are explored from their start, sliding ones from the goal
+    from .search.explore import explore as explore_space
+
     result = yield from explore_space(puzzle.reversed() if tokens else puzzle, limits)
     answer = {"ok": True, "puzzle": puzzle.kind, "goal": puzzle.format(puzzle.goal), "states": result.states,
               "depths": result.depths, "max_depth": result.max_depth,
@@ -271,8 +271,8 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None) -> d
     "ready"}], "ready": bool}. A shape ({"shape": "4x4", "goal"?}) asks for every table of that board; any other
     request is a solve request, answered with the tables that very search would use (none, "tables": [], when it
     waits for no pattern databases: a token puzzle, an algorithm without a heuristic or that answers at once (quick),
-    a heuristic other than auto or pdb, a board too large for tables with auto). This is the one place that decides it, for the CLI and the page alike.
-    With `build`, missing tables are built and saved in the cache folder, `on_progress({"type": "build", "table",
+    a heuristic other than auto or pdb, a board too large for tables with auto). This is the one place that decides
+    it, for the CLI and the page alike. With `build`, missing tables are built and saved in the cache folder, `on_progress({"type": "build", "table",
     "done", "total"})` told as it goes.
     """
     try:
@@ -314,10 +314,8 @@ def check(request: dict) -> dict:
     try:
         puzzle = make_puzzle(request)
         answer = {"ok": True, "puzzle": puzzle.kind, "board": puzzle.format(puzzle.start),
-                  "goal": puzzle.format(puzzle.goal), "solvable": True}
-        if hasattr(puzzle, "rows"):
-            answer.update(rows=puzzle.rows, cols=puzzle.cols)
-        if puzzle.kind == "tokens":  # rule, square names, removed cells, graph edges, legal moves of the board
+                  "goal": puzzle.format(puzzle.goal), "solvable": True, "rows": puzzle.rows, "cols": puzzle.cols}
+        if puzzle.kind == "tokens":  # rule, square names, removed cells
             answer.update(puzzle.describe())
         puzzle.check_solvable()
         return answer
@@ -330,6 +328,8 @@ def check(request: dict) -> dict:
 def describe() -> dict:
     """Every algorithm and heuristic with a one-line description (for selectors and `--help`), the token-puzzle
     presets and move rules."""
+    from .puzzles.tokens import PRESETS, RULE_DESCRIPTIONS
+
     return {
         "algorithms": [{"name": a.name, "title": a.title, "description": a.description, "optimal": a.optimal,
                         "uses_heuristic": a.uses_heuristic, "puzzles": sorted(a.kinds)} for a in ALGORITHMS.values()],

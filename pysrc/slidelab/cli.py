@@ -14,9 +14,10 @@ import sys
 import textwrap
 
 from . import api
-from .puzzles.tokens import PRESETS, RULES
+from .heuristics import HEURISTICS
 from .heuristics.pdb import ENV_DIR, cache_dir, write_files
 from .puzzles.sliding import parse_shape
+from .puzzles.tokens import PRESETS, RULES
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID, EXIT_INTERNAL = 0, 1, 2, 3
 _PUZZLE_HELP = (f"puzzle type: sliding (the default), tokens (BOARD, --goal and --rule), or a token preset: "
@@ -31,9 +32,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_INVALID, f"slidelab: error: {message}\n")
 
 
-def _catalogue(kind: str) -> str:
-    items = api.describe()[kind]
-    return "\n".join(textwrap.fill(i["description"], 100, initial_indent=f"  {i['name']:<17} ",
+def _catalogue(items) -> str:
+    """Names and descriptions of algorithms or heuristics, for --help."""
+    return "\n".join(textwrap.fill(i.description, 100, initial_indent=f"  {i.name:<17} ",
                                    subsequent_indent=" " * 20) for i in items)
 
 
@@ -46,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find a shortest solution. BOARD is rows separated by '/', e.g. '8 6 7/2 5 4/3 0 1'; token "
                     "boards have one character per cell (a letter a piece, '.' empty, '#' removed), e.g. "
                     "'BBB/.../.../WWW'.",
-        epilog=f"algorithms:\n{_catalogue('algorithms')}\n\nheuristics:\n{_catalogue('heuristics')}")
+        epilog=f"algorithms:\n{_catalogue(api.ALGORITHMS.values())}\n\nheuristics:\n{_catalogue(HEURISTICS.values())}")
     solve.add_argument("board", nargs="?", help="the start position (a token preset has its own)")
     solve.add_argument("--goal", help="the goal position (default: 1..N-1, blank bottom right; a preset's goal)")
     solve.add_argument("--puzzle", default="sliding", help=_PUZZLE_HELP)
@@ -105,7 +106,8 @@ def _print_solve(answer: dict) -> None:
     heuristic = f" with {answer['heuristic']}" if answer.get("heuristic") else ""
     if answer.get("heuristic_used"):
         heuristic += f" ({answer['heuristic_used']})"
-    print(f"{answer['length']} moves ({kind}), {answer['algorithm']}{heuristic}")
+    moves = "move" if answer["length"] == 1 else "moves"
+    print(f"{answer['length']} {moves} ({kind}), {answer['algorithm']}{heuristic}")
     if not answer["optimal"] and "lower_bound" in answer:
         print(f"the shortest solution has at least {answer['lower_bound']} moves")
     print("moves: " + (" ".join(map(str, answer.get("notation", answer["moves"]))) or "(already solved)"))
@@ -113,7 +115,6 @@ def _print_solve(answer: dict) -> None:
         print(f"{answer['solution_count']} shortest solutions")
         for s in answer["solutions"]:
             print("  " + " ".join(map(str, s)))
-    s = answer["stats"]
     _print_stats(answer["stats"])
 
 

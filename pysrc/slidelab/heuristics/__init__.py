@@ -1,61 +1,79 @@
 """Admissible lower bounds on the number of moves to the goal, by name.
 
-An entry builds an estimator for one puzzle: a callable `h(state) -> int`. Estimators that are sums of per-tile
-tables (zero, misplaced, manhattan) also expose `tile_table[tile][cell]`, which the fast sliding-tile kernels update
-incrementally per move.
+An entry builds an Estimator for one puzzle: a callable `h(state) -> int` with a `name`, which also declares the
+IDA* kernel that can follow it move by move on sliding boards (`kernel`, see search/idastar.py).
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Protocol
 
 from ..errors import InvalidBoard
-from . import auto, sliding, tokens
-from .linear_conflict import linear_conflict
-from .pdb import pattern_database
-from .walking_distance import walking_distance
 
-_BUILD_ZERO = {"sliding": sliding.zero, "tokens": tokens.zero}  # h = 0, in the form each kind's search uses
+
+class Estimator(Protocol):
+    """What a heuristic builds for one puzzle.
+
+    kernel: "tile_table" (a sum of per-tile tables, `tile_table[tile][cell]`), "tracker" (`tracker(state)` follows a
+    board move by move: `probe(tile, frm, to)` gives the next h, `push()` makes the move), "pdb" (pattern-database
+    `orientations`), or None (the generic search calls h on every state).
+    """
+
+    name: str
+    kernel: str | None
+
+    def __call__(self, state) -> int: ...
 
 
 @dataclass(frozen=True)
 class Heuristic:
+    """A heuristic by name: what it is, and per puzzle kind it applies to, the "module:function" (in this package)
+    that builds its Estimator for a puzzle, imported only when it is used (a command-line call imports only what it
+    needs)."""
+
     name: str
     title: str
     description: str
-    kinds: frozenset  # puzzle kinds it applies to
-    build: Callable  # puzzle -> estimator
+    builders: dict
+
+    @property
+    def kinds(self) -> frozenset:
+        return frozenset(self.builders)
+
+    def build(self, puzzle) -> Estimator:
+        module, function = self.builders[puzzle.kind].split(":")
+        return getattr(importlib.import_module(f"{__name__}.{module}"), function)(puzzle)
 
 
 HEURISTICS = {
     h.name: h
     for h in [
         Heuristic("zero", "h = 0", "No information: A* becomes uniform-cost search, IDA* becomes iterative "
-                  "deepening.", frozenset({"sliding", "tokens"}), lambda puzzle: _BUILD_ZERO[puzzle.kind](puzzle)),
+                  "deepening.", {"sliding": "sliding:zero", "tokens": "tokens:zero"}),
         Heuristic("misplaced", "Misplaced tiles", "How many tiles are not on their goal cell (the blank not "
-                  "counted); each needs at least one move.", frozenset({"sliding"}), sliding.misplaced),
+                  "counted); each needs at least one move.", {"sliding": "sliding:misplaced"}),
         Heuristic("manhattan", "Manhattan distance", "The sum over tiles of their row plus column distance to "
-                  "their goal cell; each move changes it by exactly one.", frozenset({"sliding"}), sliding.manhattan),
+                  "their goal cell; each move changes it by exactly one.", {"sliding": "sliding:manhattan"}),
         Heuristic("nearest", "Nearest goal cell", "The sum over pieces of the fewest moves (on the move graph, other "
-                  "pieces ignored) to the nearest goal cell of the piece's kind.", frozenset({"tokens"}),
-                  tokens.nearest),
+                  "pieces ignored) to the nearest goal cell of the piece's kind.", {"tokens": "tokens:nearest"}),
         Heuristic("matching", "Optimal assignment", "The pieces of each kind assigned one to one to that kind's goal "
                   "cells at the least total move-graph distance (Hungarian method); never below nearest.",
-                  frozenset({"tokens"}), tokens.matching),
+                  {"tokens": "tokens:matching"}),
         Heuristic("linear_conflict", "Linear conflict", "Manhattan distance plus two moves for each tile that must "
                   "leave its goal row or column to let others pass (the fewest such tiles per line); any board.",
-                  frozenset({"sliding"}), linear_conflict),
+                  {"sliding": "linear_conflict:linear_conflict"}),
         Heuristic("walking_distance", "Walking distance", "Takahashi's row-wise and column-wise walking distances "
                   "(exact move counts of relaxed puzzles, from tables), each raised to the inversion distance; boards "
-                  "up to 4x4.", frozenset({"sliding"}), walking_distance),
+                  "up to 4x4.", {"sliding": "walking_distance:walking_distance"}),
         Heuristic("pdb", "Pattern databases", "Additive disjoint pattern databases (two 6-6-3 partitions on 4x4, "
                   "two 6-5 on 3x4): exact move counts of tile groups, added up; the largest sum counts, each "
                   "partition also mirrored on square boards. Needs "
-                  "tables built once (slidelab pdb).", frozenset({"sliding"}), pattern_database),
+                  "tables built once (slidelab pdb).", {"sliding": "pdb:pattern_database"}),
         Heuristic("auto", "Strongest available", "Pattern databases when their tables are at hand, else walking "
                   "distance, else linear conflict (sliding); the optimal assignment (tokens).",
-                  frozenset({"sliding", "tokens"}), auto.strongest),
+                  {"sliding": "auto:strongest", "tokens": "tokens:matching"}),
     ]
 }
 

@@ -2,7 +2,7 @@
 
 Sliding puzzles: pattern databases when every table is in memory, in the cache folder or quick to build (3x3 and
 smaller boards); else walking distance where its tables are small (boards up to 4x4); else linear conflict (any
-board). Token puzzles: the optimal assignment.
+board).
 """
 
 from __future__ import annotations
@@ -12,12 +12,8 @@ from .linear_conflict import linear_conflict
 from .walking_distance import MAX_SIDE, walking_distance
 
 
-
 def strongest(puzzle):
-    """The estimator `auto` stands for; its `name` says which it is."""
-    if puzzle.kind == "tokens":
-        from .tokens import matching
-        return matching(puzzle)
+    """The estimator `auto` stands for on a sliding puzzle; its `name` says which it is."""
     if pdb.available(puzzle):
         return pdb.pattern_database(puzzle)
     if max(puzzle.rows, puzzle.cols) <= MAX_SIDE:

@@ -65,6 +65,7 @@ class LinearConflict:
     """The estimator: h(state), plus the per-tile tables the incremental tracker uses."""
 
     name = "linear_conflict"
+    kernel = "tracker"
 
     def __init__(self, puzzle):
         rows, cols, n = puzzle.rows, puzzle.cols, puzzle.size

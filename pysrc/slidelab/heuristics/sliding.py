@@ -6,6 +6,8 @@ from __future__ import annotations
 class TileTableHeuristic:
     """h(state) = sum of tile_table[tile][cell] over the tiles (the blank's row is all zeros)."""
 
+    kernel = "tile_table"
+
     def __init__(self, name, tile_table):
         self.name = name
         self.tile_table = tile_table

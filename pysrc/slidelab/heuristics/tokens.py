@@ -117,7 +117,9 @@ def _chunk_sum(chunks):
 
 
 def _named(name, h):
+    """The function h as an Estimator (heuristics/__init__.py): named, for the generic search."""
     h.name = name
+    h.kernel = None
     return h
 
 

@@ -75,6 +75,7 @@ class WalkingDistance:
     """The estimator h(state); `tracker(state)` follows a board through a search."""
 
     name = "walking_distance"
+    kernel = "tracker"
 
     def __init__(self, puzzle):
         rows, cols, n = puzzle.rows, puzzle.cols, puzzle.size

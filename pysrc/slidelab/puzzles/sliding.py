@@ -18,6 +18,7 @@ MAX_SIDE = 10
 BLANK_NAMES = frozenset({"0", "_", "."})
 _ROW_SPLIT = re.compile(r"\s*(?:/|\n|;)\s*")
 _CELL_SPLIT = re.compile(r"[\s,]+")
+_NO_MOVES = frozenset()
 
 
 def parse_board(text: str) -> tuple[int, int, tuple[int, ...]]:
@@ -165,6 +166,10 @@ class SlidingPuzzle:
             s[b], s[p] = s[p], 0
             yield state[p], tuple(s)
 
+    def children(self, state) -> list:
+        """The next states alone."""
+        return [child for _, child in self.moves(state)]
+
     def is_goal(self, state) -> bool:
         return state == self.goal
 
@@ -176,6 +181,14 @@ class SlidingPuzzle:
         if (rows, cols) != (self.rows, self.cols):
             raise InvalidBoard(f"expected a {self.rows}x{self.cols} board, got {rows}x{cols}")
         return cells
+
+    def move_name(self, move) -> str:
+        """A move is the number of the tile that slides."""
+        return str(move)
+
+    def commuting_before(self, move) -> frozenset:
+        """Every move involves the blank, so no two moves commute."""
+        return _NO_MOVES
 
     def state_count(self) -> int:
         """How many positions are reachable from any one position: (rows*cols)!/2."""

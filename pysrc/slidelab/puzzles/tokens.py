@@ -159,7 +159,7 @@ class TokenPuzzle:
     are possible when exactly these cells hold pieces; `children(state)` the next states alone (for searches that
     name no moves until the end). `solution_parity()` exists only when the move graph is bipartite (knight and
     orthogonal moves always are): then every move takes one piece from one colour class to the other, so the number
-    of pieces on one class changes by one per move and fixes the parity of every solution.
+    of pieces on one class changes by one per move and fixes the parity of every solution (else it is None).
     """
 
     kind = "tokens"
@@ -179,10 +179,7 @@ class TokenPuzzle:
         self.goal = self.encode(goal)
         self.moves, self.children = _move_lister(self.neighbours, self.bits)
         self._commuting = {}
-        colours = self._two_colouring()
-        if colours is not None:
-            self._colours = colours
-            self.solution_parity = self._solution_parity
+        self._colours = self._two_colouring()
 
     @classmethod
     def from_text(cls, board: str, goal: str, rule: str) -> "TokenPuzzle":
@@ -286,19 +283,10 @@ class TokenPuzzle:
                 if (p, q) < move and p not in move and q not in move)
         return skip
 
-    def describe(self, state=None) -> dict:
-        """What an app needs to draw and play the board: the rule, square names, removed cells, the move graph's
-        edges, and the legal moves of `state` (default: the start) with the board each one leads to."""
-        state = self.start if state is None else state
+    def describe(self) -> dict:
+        """What an app needs to draw the board: the rule, square names and removed cells."""
         return {"rule": self.rule, "squares": [self.square(p) for p in range(self.size)],
-                "removed": [p for p, live in enumerate(self.live) if not live],
-                "edges": [list(e) for e in self.edges()],
-                "legal_moves": [{"move": list(m), "name": self.move_name(m), "board": self.format(child)}
-                                for m, child in self.moves(state)]}
-
-    def edges(self) -> list[tuple[int, int]]:
-        """Every edge of the move graph once, as (a, b) with a < b."""
-        return [(a, b) for a, near in enumerate(self.neighbours) for b in near if a < b]
+                "removed": [p for p, live in enumerate(self.live) if not live]}
 
     def components(self) -> list[list[int]]:
         """The live cells grouped by connected component of the move graph."""
@@ -374,8 +362,11 @@ class TokenPuzzle:
                         return None
         return tuple(colour)
 
-    def _solution_parity(self) -> int:
-        """Every solution's length has this parity (bipartite move graphs only; see the class docstring)."""
+    def solution_parity(self) -> int | None:
+        """Every solution's length has this parity; None unless the move graph is bipartite (class docstring)."""
+        if self._colours is None:
+            return None
+
         def on_colour_one(state):
             return sum(1 for p, ch in enumerate(self.cells(state)) if ch in self._code and self._colours[p])
         return (on_colour_one(self.goal) - on_colour_one(self.start)) % 2

@@ -10,17 +10,16 @@ is admissible but not consistent still gives shortest paths (a closed state is r
 from __future__ import annotations
 
 import heapq
-import time
 
-from .control import CHECK_EVERY, PROGRESS_INTERVAL, SearchResult, Stats
+from ..errors import Unsolvable
+from .control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
 
 
 def astar(puzzle, heuristic, limits):
-    """Search generator for A*; returns a shortest path (with an admissible, consistent h) or None."""
-    started = time.perf_counter()
-    next_report = started + PROGRESS_INTERVAL
+    """Search generator for A*; returns a shortest path with an admissible h (Unsolvable if there is none)."""
+    meter = Meter(limits, Stats(open_peak=1))
+    stats = meter.stats
     moves_of = puzzle.moves
-    stats = Stats(open_peak=1)
     start = puzzle.start
     h0 = heuristic(start)
     cost = {start: 0}  # best known g of every state stored (open or closed)
@@ -34,7 +33,7 @@ def astar(puzzle, heuristic, limits):
             continue  # outdated: the state was reached more cheaply since
         if puzzle.is_goal(state):
             stats.stored = len(cost)
-            stats.elapsed_s = time.perf_counter() - started
+            meter.finish()
             return SearchResult(_path(parent, state), True, stats)
         stats.expanded += 1
         g += 1
@@ -49,17 +48,11 @@ def astar(puzzle, heuristic, limits):
             counter += 1
         if len(heap) > stats.open_peak:
             stats.open_peak = len(heap)
-        if not stats.expanded % CHECK_EVERY:
-            now = time.perf_counter()
-            limits.check(stats.expanded, now)
-            limits.check_stored(len(cost))
-            if now >= next_report:
-                yield {"type": "progress", "expanded": stats.expanded, "generated": stats.generated,
-                       "stored": len(cost), "bound": f, "elapsed_s": round(now - started, 3)}
-                next_report = time.perf_counter() + PROGRESS_INTERVAL
+        if not stats.expanded % CHECK_EVERY and meter.due(stats.expanded, len(cost)):
+            yield meter.progress(stored=len(cost), bound=f)
     stats.stored = len(cost)
-    stats.elapsed_s = time.perf_counter() - started
-    return None
+    meter.finish()
+    raise Unsolvable(NO_PATH)
 
 
 def _path(parent, state) -> list:

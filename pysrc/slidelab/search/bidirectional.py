@@ -10,27 +10,30 @@ tokens on a graph); the moves of the stitched path are recovered forward, so it 
 
 from __future__ import annotations
 
-import time
-
-from .control import CHECK_EVERY, PROGRESS_INTERVAL, SearchResult, Stats
+from ..errors import Unsolvable
+from .control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
 from .spaces import moves_along, path_to, space_for
 
 
 def bidirectional(puzzle, limits, space=None):
-    """Search generator for bidirectional BFS; returns a shortest path, or None if the goal is unreachable."""
-    started = time.perf_counter()
-    next_report = started + PROGRESS_INTERVAL
+    """Search generator for bidirectional BFS; returns a shortest path (Unsolvable if the goal is unreachable).
+
+    Its progress events give the depth as the sum of both sides' depths (the length of the shortest path is at
+    least that), and each side's depth as forward_depth and backward_depth.
+    """
+    meter = Meter(limits, Stats(stored=2, open_peak=2))
+    stats = meter.stats
     space = space or space_for(puzzle)
     neighbours = space.neighbours
-    stats = Stats(stored=2, open_peak=2)
+    depths = {"forward_depth": 0, "backward_depth": 0}  # complete depths of each side
     forward, backward = {space.start: None}, {space.goal: None}  # state -> the state it was reached from
     forward_frontier, backward_frontier = [space.start], [space.goal]
     meeting = space.start if space.start in backward else None
     while meeting is None and forward_frontier and backward_frontier:
         if len(forward_frontier) <= len(backward_frontier):
-            seen, other, frontier = forward, backward, forward_frontier
+            seen, other, frontier, side = forward, backward, forward_frontier, "forward_depth"
         else:
-            seen, other, frontier = backward, forward, backward_frontier
+            seen, other, frontier, side = backward, forward, backward_frontier, "backward_depth"
         following = []
         for key in frontier:
             stats.expanded += 1
@@ -43,23 +46,19 @@ def bidirectional(puzzle, limits, space=None):
                         meeting = child
             if meeting is not None:
                 break
-            if not stats.expanded % CHECK_EVERY:
-                now = time.perf_counter()
-                limits.check(stats.expanded, now)
-                limits.check_stored(len(forward) + len(backward))
-                if now >= next_report:
-                    yield {"type": "progress", "expanded": stats.expanded, "generated": stats.generated,
-                           "stored": len(forward) + len(backward), "elapsed_s": round(now - started, 3)}
-                    next_report = time.perf_counter() + PROGRESS_INTERVAL
+            if not stats.expanded % CHECK_EVERY and meter.due(stats.expanded, len(forward) + len(backward)):
+                yield meter.progress(stored=len(forward) + len(backward),
+                                     depth=sum(depths.values()) + 1, **depths)
+        depths[side] += 1
         if frontier is forward_frontier:
             forward_frontier = following
         else:
             backward_frontier = following
         stats.open_peak = max(stats.open_peak, len(forward_frontier) + len(backward_frontier))
     stats.stored = len(forward) + len(backward)
-    stats.elapsed_s = time.perf_counter() - started
+    meter.finish()
     if meeting is None:
-        return None
+        raise Unsolvable(NO_PATH)
     keys = path_to(forward, meeting) + path_to(backward, meeting)[::-1][1:]
     states = [space.state(key) for key in keys]
     return SearchResult(moves_along(puzzle, states), True, stats)

@@ -1,8 +1,14 @@
 """How searches report progress, honour limits and stop, and what they return.
 
 Every algorithm is a generator: it yields progress dicts about every `PROGRESS_INTERVAL` seconds and returns a
-SearchResult (via StopIteration). `run` drives one synchronously (CPython, CLI, tests); the browser worker drives the
-same generator from an async loop, so a cancel request is seen between two yields. Nothing here prints.
+SearchResult (via StopIteration); when the goal cannot be reached it raises Unsolvable (NO_PATH), never returns None.
+`run` drives one synchronously (CPython, CLI, tests); the browser worker drives the same generator from an async loop,
+so a cancel request is seen between two yields. Nothing here prints.
+
+Every progress event is built by `Meter.progress`, with one schema (README, "Progress events"):
+{"type": "progress", "expanded", "generated", "stored", "bound" or "depth", "elapsed_s", "nodes_per_s", ...} plus
+what an algorithm adds. Iterative algorithms also yield {"type": "iteration", "bound", "expanded"} as each iteration
+ends (contour.py).
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..errors import Cancelled, SearchLimit, TooLarge
 
+NO_PATH = "the goal cannot be reached from this position (the search space was exhausted)"
 PROGRESS_INTERVAL = 0.1
 CHECK_EVERY = 4096  # nodes between two looks at the clock (a power of two: tested with `& (CHECK_EVERY - 1)`)
 MAX_STORED = 1_000_000  # states an algorithm that keeps them (BFS, A*, explore) may hold: a few hundred MB at most
@@ -75,6 +82,50 @@ class Limits:
         if stored > self.max_stored:
             raise TooLarge(f"the search would hold more than {self.max_stored:,} states in memory; "
                            "IDA* needs memory only for its path")
+
+
+class Meter:
+    """A search's clock and counters: checks its limits, says when a progress report is due and builds it.
+
+    Kernels that count in local variables copy them into `stats` before asking for a report.
+    """
+
+    def __init__(self, limits, stats=None):
+        self.limits = limits
+        self.stats = Stats() if stats is None else stats
+        self.started = time.perf_counter()
+        self.next_report = self.started + PROGRESS_INTERVAL
+
+    def due(self, nodes, stored=None) -> bool:
+        """Check the limits (`nodes` against the node limit, `stored` against the memory cap); True when a progress
+        report is due."""
+        now = time.perf_counter()
+        self.limits.check(nodes, now)
+        if stored is not None:
+            self.limits.check_stored(stored)
+        return now >= self.next_report
+
+    def progress(self, stored, bound=None, depth=None, **extra) -> dict:
+        """The progress event: the counters in `stats`, the positions held now, the f bound (depth-first and
+        best-first searches) or the depth reached (breadth-first ones), and whatever the algorithm adds."""
+        if (bound is None) == (depth is None):
+            raise ValueError("a progress event has a bound or a depth")
+        now = time.perf_counter()
+        self.next_report = now + PROGRESS_INTERVAL
+        elapsed = now - self.started
+        stats = self.stats
+        event = {"type": "progress", "expanded": stats.expanded, "generated": stats.generated, "stored": stored}
+        if bound is not None:
+            event["bound"] = bound
+        else:
+            event["depth"] = depth
+        event.update(elapsed_s=round(elapsed, 3), nodes_per_s=int(stats.expanded / max(elapsed, 1e-9)), **extra)
+        return event
+
+    def finish(self) -> Stats:
+        """Record the elapsed time; returns the statistics."""
+        self.stats.elapsed_s = time.perf_counter() - self.started
+        return self.stats
 
 
 def run(search, on_progress=None, should_cancel=None):

@@ -13,11 +13,10 @@ per-(blank, target, tile) changes of the int.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from ..errors import TooLarge
-from .control import PROGRESS_INTERVAL, Stats
+from .control import Meter, Stats
 
 MAX_POSITIONS = 2_000_000  # explore refuses puzzles with more positions (the 2x5 board's 1,814,400 take seconds)
 
@@ -56,35 +55,10 @@ def explore(puzzle, limits):
     return _generic(puzzle, limits)
 
 
-class _Meter:
-    """Counts work, checks the limits and says when a progress report is due (at most every PROGRESS_INTERVAL)."""
-
-    def __init__(self, limits):
-        self.limits = limits
-        self.stats = Stats(stored=1)
-        self.started = time.perf_counter()
-        self.next_report = self.started + PROGRESS_INTERVAL
-
-    def progress(self, depth):
-        """Check the limits; return a progress dict when one is due, else None."""
-        now = time.perf_counter()
-        self.limits.check(self.stats.expanded, now)
-        if now < self.next_report:
-            return None
-        self.next_report = now + PROGRESS_INTERVAL
-        return {"type": "progress", "expanded": self.stats.expanded, "generated": self.stats.generated,
-                "depth": depth, "elapsed_s": round(now - self.started, 3)}
-
-    def result(self, depths, farthest, start_depth):
-        self.stats.elapsed_s = time.perf_counter() - self.started
-        return ExploreResult(depths, farthest, self.stats, start_depth)
-
-
 def _generic(puzzle, limits):
-    meter = _Meter(limits)
+    meter = Meter(limits, Stats(stored=1))
     stats = meter.stats
-    moves_of = puzzle.moves
-    children_of = getattr(puzzle, "children", None) or (lambda state: [child for _, child in moves_of(state)])
+    children_of = puzzle.children
     start = puzzle.start
     before, layer = set(), {puzzle.goal}
     depths = []
@@ -99,20 +73,18 @@ def _generic(puzzle, limits):
             children = children_of(state)
             stats.generated += len(children)
             following.update(children)
-            if not stats.expanded % 1024:
-                report = meter.progress(len(depths))
-                if report:
-                    yield report
+            if not stats.expanded % 1024 and meter.due(stats.expanded):
+                yield meter.progress(stored=len(before) + len(layer) + len(following), depth=len(depths))
         stats.stored = max(stats.stored, len(before) + len(layer) + len(following))
         limits.check_stored(stats.stored)
         following -= layer
         following -= before
         before, layer = layer, following
-    return meter.result(depths, sorted(before), start_depth)
+    return ExploreResult(depths, sorted(before), meter.finish(), start_depth)
 
 
 def _sliding_kernel(puzzle, limits):
-    meter = _Meter(limits)
+    meter = Meter(limits, Stats(stored=1))
     stats = meter.stats
     rows, cols, size = puzzle.rows, puzzle.cols, puzzle.size
     turned = cols > rows  # explore the transposed board (the same graph) so that a column is the short side
@@ -173,9 +145,9 @@ def _sliding_kernel(puzzle, limits):
                     following[q].update([k + table[k >> shift & segment] for k in keys])
             stats.expanded += len(keys)
             stats.generated += len(keys) * len(moves[b])
-            report = meter.progress(len(depths))
-            if report:
-                yield report
+            if meter.due(stats.expanded):
+                held = count + sum(map(len, before)) + sum(map(len, following))
+                yield meter.progress(stored=held, depth=len(depths))
         stats.stored = max(stats.stored, count + sum(map(len, before)) + sum(map(len, following)))
         limits.check_stored(stats.stored)
         for q in range(size):
@@ -185,7 +157,7 @@ def _sliding_kernel(puzzle, limits):
     farthest = [unpack(k, b) for b, keys in enumerate(before) for k in keys]
     if turned:
         farthest = [_transposed(state, rows, cols) for state in farthest]
-    return meter.result(depths, sorted(farthest), start_depth)
+    return ExploreResult(depths, sorted(farthest), meter.finish(), start_depth)
 
 
 def _neighbours(rows, cols, b):

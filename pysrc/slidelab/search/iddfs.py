@@ -19,4 +19,8 @@ def iddfs(puzzle, limits, all_solutions=False):
 
 
 def _zero(state) -> int:
+    """h = 0 for any other puzzle (the generic search)."""
     return 0
+
+
+_zero.name, _zero.kernel = "zero", None

@@ -6,16 +6,14 @@ Tested against the generic IDA*.
 
 from __future__ import annotations
 
-import time
-
-from .control import CHECK_EVERY, PROGRESS_INTERVAL, Stats
-from .idastar import INF, _close_iteration, _finish, _next_bound, _progress
+from .contour import INF, deepen
+from .control import CHECK_EVERY, Meter
 
 
 def incremental_idastar(puzzle, heuristic, limits, all_solutions=False):
     """Search generator: IDA* with a heuristic that has `tracker(state)`; returns a SearchResult."""
-    started = time.perf_counter()
-    next_report = started + PROGRESS_INTERVAL
+    meter = Meter(limits)
+    stats = meter.stats
     size = puzzle.size
     nbrs = puzzle.neighbours
     excl = [[tuple(q for q in nbrs[b] if q != prev) for prev in range(size)] + [nbrs[b]] for b in range(size)]
@@ -25,14 +23,10 @@ def incremental_idastar(puzzle, heuristic, limits, all_solutions=False):
     tracker = heuristic.tracker(puzzle.start)
     probe, push = tracker.probe, tracker.push
     h0 = tracker.h
-    parity = puzzle.solution_parity()
-    stats = Stats()
     solutions = []
     mask = CHECK_EVERY - 1
-    bound = _next_bound(0, h0, parity)
-    if board == goal:
-        return _finish(stats, started, [[]], all_solutions)
-    while True:
+
+    def contour(bound):
         cap = bound + 2
         blanks, moved, ci = [0] * cap, [0] * cap, [0] * cap
         cands = [()] * cap
@@ -41,7 +35,6 @@ def incremental_idastar(puzzle, heuristic, limits, all_solutions=False):
         over = INF
         expanded = stats.expanded
         generated = stats.generated
-        it_start = expanded
         expanded += 1  # the root
         b = b0
         while depth >= 0:
@@ -73,13 +66,9 @@ def incremental_idastar(puzzle, heuristic, limits, all_solutions=False):
                     ci[depth] = 0
                     b = nb
                     expanded += 1
-                    if not expanded & mask:
-                        now = time.perf_counter()
-                        limits.check(expanded, now)
-                        if now >= next_report:
-                            stats.expanded, stats.generated = expanded, generated
-                            yield _progress(stats, bound, started, now)
-                            next_report = time.perf_counter() + PROGRESS_INTERVAL
+                    if not expanded & mask and meter.due(expanded):
+                        stats.expanded, stats.generated = expanded, generated
+                        yield meter.progress(stored=depth + 1, bound=bound)
                     continue
             else:
                 if depth == 0:
@@ -93,9 +82,6 @@ def incremental_idastar(puzzle, heuristic, limits, all_solutions=False):
             board[b] = 0
             depth -= 1
         stats.expanded, stats.generated = expanded, generated
-        result = yield from _close_iteration(stats, bound, expanded - it_start, solutions, all_solutions, started)
-        if result:
-            return result
-        bound = _next_bound(bound, over, parity)
-        if bound == INF:
-            return _finish(stats, started)
+        return over
+
+    return (yield from deepen(contour, h0, puzzle.solution_parity(), meter, solutions, all_solutions, board == goal))

@@ -1,4 +1,4 @@
-"""IDA* kernel for sliding puzzles with additive pattern databases (heuristics/pdb.py).
+"""IDA* kernel for sliding puzzles with additive pattern databases (heuristics/pdb/).
 
 The board is one mutable list and every group's table index is one integer, updated from the moved tile alone: each
 move (blank from b to nb) has, per lookup (a partition, maybe mirrored), a per-tile table of (index change, group,
@@ -22,11 +22,9 @@ know its solution parity). Tested against the generic IDA*.
 
 from __future__ import annotations
 
-import time
-
-from .control import CHECK_EVERY, PROGRESS_INTERVAL, Stats
+from .contour import INF, deepen
+from .control import CHECK_EVERY, Meter
 from .duplicate_walks import DUPLICATES
-from .idastar import _close_iteration, _finish, _next_bound, _progress
 
 RECURSE_SLACK = 4  # positions with bound - f <= this are searched by the recursive function, without yielding
 COUNT = 1 << 32  # one counter holds expanded * COUNT + generated
@@ -132,8 +130,8 @@ def _cached_move_tables(puzzle, lookups, duplicates):
 
 def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
     """Search generator: IDA* with a PatternDatabaseHeuristic; returns a SearchResult with optimal moves."""
-    started = time.perf_counter()
-    next_report = started + PROGRESS_INTERVAL
+    meter = Meter(limits)
+    stats = meter.stats
     orients = heuristic.orientations
     if len(orients) not in (1, 2, 4):
         raise ValueError("the pattern-database kernel takes one, two or four lookups")
@@ -144,13 +142,8 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
     ixs = [o.indices(board) for o in lookups]  # per lookup, its groups' table indices
     hs0 = [o.value(board) for o in lookups]
     start_h = max(hs0)
-    parity = puzzle.solution_parity()
-    stats = Stats()
-    if start_h == 0:
-        return _finish(stats, started, [[]], all_solutions)
     solutions = []
     path = []  # path[lim]: the tile moved into a position whose children must have h <= lim
-    bound = 0
     nodes = 0  # expanded * COUNT + generated
 
     if len(lookups) == 2:
@@ -272,8 +265,10 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
             d, g, _ = k[t]
             ix[g] += sign * d
 
-    bound = _next_bound(0, start_h, parity)
-    while True:
+    def contour(bound):
+        """One contour; returns bound + 1 when it cut anything off, else INF (table entries have the parity of the
+        Manhattan distance, so every f has the bound's parity and `next_bound` makes that bound + 2)."""
+        nonlocal nodes
         path[:] = [0] * bound
         it_start = nodes
         nodes += COUNT + len(root)  # the root
@@ -309,12 +304,9 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
                     break
                 if nodes >> 32 >= next_check:
                     next_check = (nodes >> 32) + CHECK_EVERY
-                    now = time.perf_counter()
-                    limits.check(nodes >> 32, now)
-                    if now >= next_report:
+                    if meter.due(nodes >> 32):
                         stats.expanded, stats.generated = nodes >> 32, nodes & (COUNT - 1)
-                        yield _progress(stats, bound, started, now)
-                        next_report = time.perf_counter() + PROGRESS_INTERVAL
+                        yield meter.progress(stored=bound - lim + 1, bound=bound)
             else:
                 frames.pop()
                 if undo:
@@ -327,11 +319,10 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
                 break
         expanded, generated = nodes >> 32, nodes & (COUNT - 1)
         stats.expanded, stats.generated = expanded, generated
-        it_expanded = expanded - (it_start >> 32)
-        result = yield from _close_iteration(stats, bound, it_expanded, solutions, all_solutions, started)
-        if result:
-            return result
-        limits.check(expanded, time.perf_counter())
-        if generated - (it_start & (COUNT - 1)) == it_expanded - 1:  # every child was searched: nothing lies beyond
-            return _finish(stats, started)
-        bound = _next_bound(bound, bound + 1, parity)
+        if not solutions:
+            meter.due(expanded)  # the limits, once per contour as well (the recursive searches never look)
+        every_child_searched = generated - (it_start & (COUNT - 1)) == expanded - (it_start >> 32) - 1
+        return INF if every_child_searched else bound + 1
+
+    return (yield from deepen(contour, start_h, puzzle.solution_parity(), meter, solutions, all_solutions,
+                              start_h == 0))

@@ -2,8 +2,7 @@
 
 A space names each state by a hashable key and lists the keys next to a key. The algorithms are written once over
 this small interface; `space_for` picks the representation:
-- `PuzzleSpace` works for any puzzle: the key is the puzzle's own state and the neighbours come from `moves`
-  (or from `children`, the next states alone, when the puzzle offers it);
+- `PuzzleSpace` works for any puzzle: the key is the puzzle's own state and the neighbours are its `children`;
 - `PackedSlidingSpace` is the sliding-tile kernel: a position is one int (a few bits per cell, the blank's cell in
   the lowest bits) and a move is integer arithmetic on a precomputed per-(blank, target) table, which is several
   times faster and smaller in memory than tuples.
@@ -23,11 +22,7 @@ class PuzzleSpace:
         self.puzzle = puzzle
         self.start = puzzle.start
         self.goal = puzzle.goal
-        if hasattr(puzzle, "children"):  # the puzzle lists next states alone, without naming moves: faster
-            self.neighbours = puzzle.children
-
-    def neighbours(self, state) -> list:
-        return [child for _, child in self.puzzle.moves(state)]
+        self.neighbours = puzzle.children
 
     def state(self, key):
         return key

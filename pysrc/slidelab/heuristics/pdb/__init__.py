@@ -1,0 +1,16 @@
+"""Additive pattern databases for sliding puzzles, in four parts, each found by its name:
+
+- frames.py: canonical frames (one set of tables serves every goal with the blank in a corner), partitions, names;
+- builder.py: building a table in pure Python (builder_numpy.py: the same bytes with numpy, at build time only);
+- files.py: the file format, the cache folder and the tables in memory;
+- heuristic.py: the heuristic itself, and which tables a puzzle needs.
+
+What the rest of the engine uses is named here.
+"""
+
+from .files import ENV_DIR, cache_dir, ensure_table, install, is_ready, write_files
+from .frames import MAX_CELLS
+from .heuristic import available, pattern_database, plan
+
+__all__ = ["ENV_DIR", "MAX_CELLS", "available", "cache_dir", "ensure_table", "install", "is_ready", "pattern_database",
+           "plan", "write_files"]

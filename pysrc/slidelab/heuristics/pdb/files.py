@@ -1,0 +1,156 @@
+"""Pattern-database files, the cache folder, and the tables in memory.
+
+File format (one file per group, `<rows>x<cols>_<cells>.slpdb`): the magic `SLPDB2\\n`, a 4-byte little-endian
+header length, a JSON header {"rows", "cols", "cells", "entries", "crc32"}, then, compressed with zlib, the
+*excess* of each entry over the group's Manhattan distance, halved (it is always even, and mostly 0 or 1, so it
+compresses to about 1.5 MB for a 6-tile table of the 15-puzzle, against 2.4 MB for the values themselves). Loading
+rebuilds the Manhattan distances with `bytes.translate` and adds them back with one big-integer addition: no Python
+loop over the entries, so it is quick in the browser too.
+
+The CLI keeps every table it builds in the cache folder, small ones too (rebuilding the 3x3 tables took most of an
+easy solve's time); the browser fetches the site's files and `install`s them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import sys
+import zlib
+from pathlib import Path
+
+from ...errors import InvalidBoard
+from .builder import QUICK_BUILD_PATTERNS, build
+from .frames import MAX_CELLS, canonical_frame, default_partitions, group_manhattan, placements, table_name
+
+MAGIC = b"SLPDB2\n"
+ENV_DIR = "SLIDELAB_PDB_DIR"
+
+_TABLES: dict[str, bytes] = {}  # loaded or built tables by file name
+
+
+def encode(rows, cols, cells, table: bytes) -> bytes:
+    """The file bytes for a table (deterministic: the same table always gives the same bytes)."""
+    size = len(table)
+    if size != (rows * cols) ** len(cells):
+        raise ValueError(f"a table for {len(cells)} tiles on {rows}x{cols} has {(rows * cols) ** len(cells)} entries")
+    md = int.from_bytes(group_manhattan(rows, cols, cells), "little")
+    if int.from_bytes(table, "little") < md:
+        raise ValueError("a table entry is below its Manhattan distance")
+    # every entry is at least its Manhattan distance and of the same parity, so the bytes subtract without borrows
+    # and halve without a bit crossing into the next byte
+    excess = ((int.from_bytes(table, "little") - md) >> 1).to_bytes(size, "little")
+    if ((int.from_bytes(excess, "little") << 1) + md).to_bytes(size, "little") != table:
+        raise ValueError("a table entry is below its Manhattan distance or of the other parity")
+    header = json.dumps({"rows": rows, "cols": cols, "cells": list(cells), "entries": size,
+                         "crc32": zlib.crc32(table)}, sort_keys=True).encode()
+    return MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(excess, 9)
+
+
+def decode(data) -> tuple[str, bytes]:
+    """(table name, table) from file bytes; InvalidBoard if the bytes are not a sound pattern-database file."""
+    try:
+        data = bytes(data)
+        if not data.startswith(MAGIC):
+            raise ValueError("not a Slide Lab pattern-database file (or one of an older format)")
+        (hlen,) = struct.unpack_from("<I", data, len(MAGIC))
+        start = len(MAGIC) + 4
+        header = json.loads(data[start:start + hlen])
+        rows, cols, cells = int(header["rows"]), int(header["cols"]), tuple(int(c) for c in header["cells"])
+        if not (1 <= rows and 1 <= cols and rows * cols <= MAX_CELLS and 0 < len(cells) < rows * cols
+                and len(set(cells)) == len(cells) and all(0 <= c < rows * cols for c in cells)):
+            raise ValueError("its header describes no valid table")
+        size = (rows * cols) ** len(cells)
+        excess = zlib.decompressobj().decompress(data[start + hlen:], size + 1)  # never more than one table
+        if len(excess) != header["entries"] or len(excess) != size:
+            raise ValueError("its table has the wrong size")
+        md = int.from_bytes(group_manhattan(rows, cols, cells), "little")
+        table = ((int.from_bytes(excess, "little") << 1) + md).to_bytes(size, "little")
+        if zlib.crc32(table) != header["crc32"]:
+            raise ValueError("its checksum does not match (the file is damaged)")
+    except (ValueError, KeyError, TypeError, OverflowError, struct.error, zlib.error) as e:
+        raise InvalidBoard(f"bad pattern-database file: {e}") from None
+    return table_name(rows, cols, cells), table
+
+
+def install(data) -> str:
+    """Keep a table given as file bytes (e.g. fetched by the browser) in memory; returns its name."""
+    name, table = decode(data)
+    _TABLES[name] = table
+    return name
+
+
+def cache_dir() -> Path:
+    """Where the CLI keeps built tables: $SLIDELAB_PDB_DIR, else the user's cache folder."""
+    if os.environ.get(ENV_DIR):
+        return Path(os.environ[ENV_DIR])
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        base = Path(os.environ["LOCALAPPDATA"])
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "slidelab" / "pdb"
+
+
+def load(name, rows, cols, cells, directory=None, may_build=False, progress=None):
+    """The table from memory, the cache folder, or (if `may_build` or small) a fresh build saved to the folder;
+    None when it is none of these."""
+    table = _TABLES.get(name)
+    if table is not None:
+        return table
+    folder = Path(directory) if directory is not None else cache_dir()
+    path = folder / name
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = None
+    if data is not None:
+        try:
+            _, table = decode(data)
+        except InvalidBoard:
+            table = None  # a damaged cache file is rebuilt
+    if table is None:
+        small = placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS
+        if not (may_build or small):
+            return None
+        table = build(rows, cols, cells, progress)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(encode(rows, cols, cells, table))
+            tmp.replace(path)
+        except OSError:
+            pass  # a read-only cache only costs a rebuild next time
+    _TABLES[name] = table
+    return table
+
+
+def is_ready(name, rows, cols, cells, directory=None) -> bool:
+    """Whether a table is in memory, in the cache folder, or small enough to build at once."""
+    folder = Path(directory) if directory is not None else cache_dir()
+    return name in _TABLES or (folder / name).is_file() or placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS
+
+
+def ensure_table(name, rows, cols, cells, directory=None, progress=None) -> None:
+    """Load the table into memory, building it (and saving it in the cache folder) if need be."""
+    load(name, rows, cols, cells, directory, may_build=True, progress=progress)
+
+
+def write_files(rows, cols, directory, progress=None) -> list[Path]:
+    """Build (or reuse) the standard tables for a rows x cols board with the blank in a corner and write them as
+    files into `directory`; returns their paths. This is what the site build serves to the browser."""
+    r2, c2, _ = canonical_frame(rows, cols, 0)
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for cells in dict.fromkeys(cells for part in default_partitions(r2, c2, 0) for cells in part):
+        name = table_name(r2, c2, cells)
+        table = load(name, r2, c2, cells, may_build=True, progress=progress)  # from memory or the cache folder
+        path = folder / name
+        cached = cache_dir() / name
+        # the cache file is already encoded (compressing again costs seconds per table)
+        data = cached.read_bytes() if cached.is_file() else encode(r2, c2, cells, table)
+        if not path.exists() or path.read_bytes() != data:
+            path.write_bytes(data)
+        paths.append(path)
+    return paths

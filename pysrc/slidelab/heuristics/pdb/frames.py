@@ -1,0 +1,94 @@
+"""Canonical frames, partitions and table names of the pattern databases.
+
+Tables are built in a *canonical frame*: the board turned (by one of its symmetries) so that rows <= cols and the
+goal's blank sits in cell 0. Groups are given by their goal cells in that frame, so one set of tables serves every
+goal with the blank in a corner (the default goal and Korf's alike, any tile labels). A table is one byte per entry
+indexed directly by `sum(cell_i * N**i)` over the group's tiles (N the number of cells): the search kernel updates
+that index from the moved tile alone. Entries with two tiles on one cell are unused; they hold the group's Manhattan
+distance, like a lower bound would.
+"""
+
+from __future__ import annotations
+
+import math
+
+SUFFIX = ".slpdb"
+MAX_CELLS = 16  # boards with more cells get no pattern database (their tables would be too large)
+MAX_ENTRIES = 16 ** 6  # largest table (bytes): 6 tiles on 16 cells
+
+# Partitions chosen by measurement (docs/benchmarks.md), as goal cells in the canonical frame (blank at
+# cell 0). Each partition is one lookup; on square boards each is also looked up mirrored. Their maximum is used.
+# On 4x4 the second partition is not the mirror image of the first: four lookups, four 6-tile tables.
+PARTITIONS = {
+    (3, 3): (((1, 2, 4, 5), (3, 6, 7, 8)),),
+    (3, 4): (((2, 3, 6, 7, 10, 11), (1, 4, 5, 8, 9)), ((1, 2, 3, 5, 6, 7), (4, 8, 9, 10, 11))),
+    (4, 4): (((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
+             ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15))),
+}
+
+_TABLES: dict[str, bytes] = {}  # loaded or built tables by file name
+
+
+def _symmetries(rows, cols):
+    """Every symmetry of a rows x cols board as (rows', cols', cell map list), identity first."""
+    result = []
+    for transpose in (False, True):
+        for flip_r in (False, True):
+            for flip_c in (False, True):
+                r2, c2 = (cols, rows) if transpose else (rows, cols)
+                cmap = []
+                for p in range(rows * cols):
+                    r, c = divmod(p, cols)
+                    if transpose:
+                        r, c = c, r
+                    if flip_r:
+                        r = r2 - 1 - r
+                    if flip_c:
+                        c = c2 - 1 - c
+                    cmap.append(r * c2 + c)
+                result.append((r2, c2, cmap))
+    return result
+
+
+def canonical_frame(rows, cols, blank_cell):
+    """(rows', cols', cell map) turning the board so that rows' <= cols' and, when the blank's goal cell is a corner,
+    the blank goes to cell 0."""
+    fallback = None
+    for r2, c2, cmap in _symmetries(rows, cols):
+        if r2 > c2:
+            continue
+        if cmap[blank_cell] == 0:
+            return r2, c2, cmap
+        if fallback is None:
+            fallback = (r2, c2, cmap)
+    return fallback
+
+
+def default_partitions(rows, cols, blank_cell):
+    """The partitions (each a tuple of groups of goal cells, canonical frame) covering every cell but the blank's."""
+    if blank_cell == 0 and (rows, cols) in PARTITIONS:
+        return PARTITIONS[rows, cols]
+    n = rows * cols
+    k = 4 if n <= 9 else max(1, min(6, int(math.log(MAX_ENTRIES, n) + 1e-9)))  # small boards: instant tables
+    cells = [p for p in range(n) if p != blank_cell]
+    return (tuple(tuple(cells[i:i + k]) for i in range(0, len(cells), k)),)
+
+
+def group_manhattan(rows, cols, cells) -> bytes:
+    """For every table index, the sum of the group's tiles' Manhattan distances (unused indices included)."""
+    n = rows * cols
+    dist = [[abs(p // cols - c // cols) + abs(p % cols - c % cols) for p in range(n)] for c in cells]
+    add = [bytes((x + d) & 255 for x in range(256)) for d in range(256)]
+    result = bytes(dist[0])  # tile 0 is the lowest digit of the index
+    for i in range(1, len(cells)):
+        result = b"".join(result.translate(add[dist[i][p]]) for p in range(n))
+    return result
+
+
+def table_name(rows, cols, cells) -> str:
+    return f"{rows}x{cols}_{'-'.join(map(str, cells))}{SUFFIX}"
+
+
+def placements(n, k) -> int:
+    """How many ways k distinct tiles can lie on n cells."""
+    return math.perm(n, k)

@@ -1,0 +1,99 @@
+"""The pattern-database heuristic (Korf & Felner's disjoint pattern databases).
+
+The tiles are split into disjoint groups. A group's table holds, for every placement of its tiles, the fewest moves
+*of those tiles* that bring them home, the other tiles being indistinguishable and the blank's moves free; so the
+tables' values add up to an admissible bound. A board may have several partitions (3x4 and 4x4 have two); on square
+boards whose goal blank lies in a corner each is also looked up on the state reflected about the main diagonal (the
+same tables serve). The largest sum is used.
+"""
+
+from __future__ import annotations
+
+from ...errors import InvalidBoard
+from .files import is_ready, load
+from .frames import MAX_CELLS, canonical_frame, default_partitions, table_name
+
+
+class Orientation:
+    """One way of looking the groups up: for each tile its group, and its index contribution per cell."""
+
+    def __init__(self, group_of, contribution, tables):
+        self.group_of = group_of  # group_of[tile] (-1 for the blank)
+        self.contribution = contribution  # contribution[tile][cell]: added to its group's index
+        self.tables = tables  # tables[group]
+
+    def indices(self, state):
+        idx = [0] * len(self.tables)
+        for p, t in enumerate(state):
+            g = self.group_of[t]
+            if g >= 0:
+                idx[g] += self.contribution[t][p]
+        return idx
+
+    def value(self, state) -> int:
+        return sum(table[i] for table, i in zip(self.tables, self.indices(state)))
+
+
+class PatternDatabaseHeuristic:
+    """h(state) = the largest, over the orientations (normal, and mirrored when the board allows), of the sum of the
+    groups' table entries."""
+
+    name = "pdb"
+    kernel = "pdb"
+
+    def __init__(self, orientations):
+        self.orientations = orientations
+
+    def __call__(self, state) -> int:
+        return max(o.value(state) for o in self.orientations)
+
+
+def plan(puzzle):
+    """[(table name, rows, cols, cells)] for the tables this puzzle's pattern database needs (empty if none)."""
+    if puzzle.size > MAX_CELLS:
+        return []
+    r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
+    groups = dict.fromkeys(cells for part in default_partitions(r2, c2, cmap[puzzle.goal_pos[0]]) for cells in part)
+    return [(table_name(r2, c2, cells), r2, c2, cells) for cells in groups]
+
+
+def available(puzzle, directory=None) -> bool:
+    """Whether every table the puzzle needs is ready (see is_ready)."""
+    entries = plan(puzzle)
+    return bool(entries) and all(is_ready(*entry, directory) for entry in entries)
+
+
+def pattern_database(puzzle, directory=None):
+    """The pattern-database estimator for `puzzle`, from tables in memory, the cache folder or quick to build;
+    InvalidBoard if some table is missing (`slidelab pdb` builds them; the browser fetches and installs them)."""
+    entries = plan(puzzle)
+    if not entries:
+        raise InvalidBoard(f"pattern databases exist only for boards of at most {MAX_CELLS} cells")
+    tables = {}
+    for name, r, c, cells in entries:
+        table = load(name, r, c, cells, directory)
+        if table is None:
+            raise InvalidBoard(f"the pattern database {name} is not built yet (run: slidelab pdb "
+                               f"{puzzle.rows}x{puzzle.cols})")
+        tables[cells] = table
+    r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
+    maps = [cmap]
+    if r2 == c2 and cmap[puzzle.goal_pos[0]] == 0:  # the mirror image about the main diagonal keeps the blank home
+        transpose = [(q % c2) * c2 + q // c2 for q in range(puzzle.size)]
+        maps.append([transpose[q] for q in cmap])
+    # each partition, then the same mirrored
+    lookups = [(part, m) for part in default_partitions(r2, c2, cmap[puzzle.goal_pos[0]]) for m in maps]
+    n = puzzle.size
+    orientations = []
+    for groups, m in lookups:
+        group_of = [-1] * n
+        contribution = [[0] * n for _ in range(n)]
+        for t in range(1, n):
+            home = m[puzzle.goal_pos[t]]
+            for g, cells in enumerate(groups):
+                if home in cells:
+                    i = cells.index(home)
+                    group_of[t] = g
+                    contribution[t] = [m[p] * n ** i for p in range(n)]
+        orientations.append(Orientation(group_of, contribution, [tables[cells] for cells in groups]))
+    return PatternDatabaseHeuristic(orientations)
