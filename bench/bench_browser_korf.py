@@ -93,7 +93,7 @@ def first_use(browser, url: str) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--file", default=str(KORF_FILE), help="the positions (default: ../shared/data/korf100.txt)")
+    parser.add_argument("--file", default=str(KORF_FILE), help="the positions (default: tests/data/korf100.txt)")
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--count", type=int, default=10, help="the N positions with the fewest nodes in the file")
     choice.add_argument("--all", action="store_true", help="all 100 positions")

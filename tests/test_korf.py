@@ -17,7 +17,7 @@ from slidelab.puzzles.sliding import SlidingPuzzle
 from slidelab.search.control import Limits, run
 from slidelab.search.idastar import idastar
 
-KORF_FILE = pathlib.Path(__file__).resolve().parent.parent / ".." / "shared" / "data" / "korf100.txt"
+KORF_FILE = pathlib.Path(__file__).resolve().parent / "data" / "korf100.txt"  # Korf (1985), with its source
 QUICK_ONES = [12, 19, 30, 42, 47, 97]  # each takes well under a second
 KORF_GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
 
@@ -33,8 +33,6 @@ def _tables(shape):
 
 
 def _korf_positions():
-    if not KORF_FILE.exists():
-        return {}
     positions = {}
     for text in KORF_FILE.read_text().splitlines():
         if text.strip() and not text.startswith("#"):
@@ -49,8 +47,6 @@ KORF = _korf_positions()
 
 @pytest.mark.parametrize("ident", QUICK_ONES)
 def test_korf_positions_get_their_optimal_length(ident):
-    if not KORF:
-        pytest.skip(f"{KORF_FILE} is not there")
     _tables("4x4")
     length, tiles = KORF[ident]
     puzzle = SlidingPuzzle(4, 4, tiles, tuple(range(16)))
@@ -62,8 +58,6 @@ def test_korf_positions_get_their_optimal_length(ident):
 
 
 def test_korf_position_through_the_api_with_auto():
-    if not KORF:
-        pytest.skip(f"{KORF_FILE} is not there")
     _tables("4x4")
     length, tiles = KORF[12]
     board = "/".join(" ".join(map(str, tiles[i:i + 4])) for i in range(0, 16, 4))
@@ -83,8 +77,6 @@ def test_hardest_3x4_position_is_53_moves():
 
 def test_a_long_search_reports_progress_about_every_100_ms_and_stops_at_its_limit():
     from slidelab.errors import SearchLimit
-    if not KORF:
-        pytest.skip(f"{KORF_FILE} is not there")
     _tables("4x4")
     puzzle = SlidingPuzzle(4, 4, KORF[82][1], tuple(range(16)))  # seconds of search, four lookups
     times = []
