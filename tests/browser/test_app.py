@@ -223,6 +223,34 @@ def test_a_malformed_link_shows_why_and_falls_back_to_the_default(page: Page, ba
         expect_default_after_bad_link(page, reason)
 
 
+BFS_LINK = "#puzzle=sliding&board=8,6,7/2,5,4/3,0,1&algorithm=bfs&heuristic=auto"
+# every change of the four progress readouts (bound, nodes, nodes/s, time), as they show together
+RECORD_READOUTS = """() => {
+  const outputs = ['bound', 'nodes', 'rate', 'elapsed'].map(name => document.getElementById(`progress-${name}`));
+  window.readouts = [];
+  window.readoutObserver = new MutationObserver(() => readouts.push(outputs.map(output => output.textContent)));
+  readoutObserver.observe(document.getElementById('progress'), { subtree: true, childList: true, characterData: true });
+}"""
+
+
+def test_the_progress_readouts_of_a_breadth_first_search_are_numbers_never_nan(ready_page: Page):
+    """A breadth-first search (the 8-puzzle's hardest position: every position is visited, reported every 0.1 s)
+    shows its depth, nodes, nodes per second and time as numbers (Nodes/s read 'NaN' before every algorithm's
+    progress had one schema)."""
+    page = ready_page
+    open_fragment(page, BFS_LINK)
+    page.evaluate(RECORD_READOUTS)
+    page.click("#solve")
+    expect(page.locator("#result-length")).to_have_text("31 moves (optimal)", timeout=60_000)
+    readouts = page.evaluate("() => { readoutObserver.disconnect(); return readouts; }")
+    assert readouts and not [row for row in readouts if any("NaN" in text for text in row)]
+    reported = [row for row in readouts if row[1] != "–"]  # once the first progress event has arrived
+    assert reported, readouts
+    for bound, nodes, rate, elapsed in reported:
+        assert re.fullmatch(r"\d+", bound) and re.fullmatch(r"\d[\d,]*", nodes), (bound, nodes)
+        assert re.fullmatch(r"\d[\d,]*", rate) and re.fullmatch(r"\d+\.\d s", elapsed), (rate, elapsed)
+
+
 def test_editing_the_fragment_of_an_open_page_opens_the_new_position(page: Page, base_url: str):
     page.goto(base_url)
     page.evaluate("location.hash = '#puzzle=sliding&board=1,2/3,0'")

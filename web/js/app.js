@@ -1,13 +1,18 @@
-// App wiring: the state of the page, the controls, and the calls to the solver bridge.
+// App wiring: the state of the page (the puzzle, its goal, the chosen method), setting puzzles (presets, sizes,
+// shuffles, typed boards, links) and the wiring between the parts: the board views, the solver bridge, solving
+// (solving.js), the playback of a solution (playback.js), the token editor, Compare and Explore.
 
 import { MethodPicker } from './algorithms.js';
 import { SlidingBoardView } from './board.js';
 import { Solver } from './bridge.js';
 import { Comparison } from './compare.js';
 import { Explorer } from './explore.js';
+import { plural } from './format.js';
+import { Playback } from './playback.js';
+import { offerAtOnce } from './quick.js';
+import { Solving } from './solving.js';
 import { StatsPanel } from './stats.js';
-import { QUICK_OFFER_S, lengthText, offerAtOnce, quickApplies, quickRequest } from './quick.js';
-import { TableLoader, progressText } from './tables.js';
+import { TableLoader } from './tables.js';
 import { TokenEditor } from './token_editor.js';
 import { PRESETS, applyTokenMove, formatTokenBoard, moveName, parseTokenBoard, refusal } from './tokens.js';
 import { TokenBoardView, pieceName } from './tokens_board.js';
@@ -22,24 +27,18 @@ const DEFAULT_ALGORITHM = 'idastar';
 const DEFAULT_HEURISTIC = 'auto';
 const SIZES = ['2x2', '2x3', '3x3', '3x4', '4x4', '4x5', '5x5'];
 const SCRAMBLE_RANDOM_UP_TO = 12;  // boards up to this many cells shuffle to any position; larger ones by moves
-const LONG_SEARCH_S = 8;           // after this long, say that a search may take much longer
 const SLOW_START_S = 45;           // a solver still loading after this long may have failed inside its worker
-const CACHE_LIMIT = 20000;         // positions whose optimal continuation is known (for instant hints)
 const ARROWS = { up: '↑', down: '↓', left: '←', right: '→' };
 const TOKEN_HEURISTIC = 'auto';    // the sliding heuristics do not apply to token puzzles
 const CUSTOM_TOKENS = { board: 'B.W/.#./W.B', goal: 'W.B/.#./B.W', rule: 'king' };  // the first custom puzzle
 
 const $ = id => document.getElementById(id);
 const ui = {
-  status: $('solver-status'), statusText: $('solver-status-text'), statusTime: $('solver-status-time'), notice: $('notice'), noticeText: $('notice-text'),
+  status: $('solver-status'), statusText: $('solver-status-text'), statusTime: $('solver-status-time'),
+  notice: $('notice'), noticeText: $('notice-text'),
   size: $('size'), scramble: $('scramble'), shuffle: $('shuffle'), reset: $('reset'),
   moveCount: $('move-count'), playMessage: $('play-message'),
-  solve: $('solve'), hint: $('hint'), cancel: $('cancel'), quick: $('quick-solve'), method: $('method'),
-  progress: $('progress'), bound: $('progress-bound'), nodes: $('progress-nodes'), rate: $('progress-rate'),
-  elapsed: $('progress-elapsed'), progressNote: $('progress-note'), message: $('solver-message'),
-  result: $('result'), resultLength: $('result-length'), moveList: $('move-list'),
-  first: $('play-first'), back: $('play-back'), play: $('play-toggle'), forward: $('play-forward'),
-  last: $('play-last'), speed: $('play-speed'), speedOut: $('play-speed-value'), step: $('play-step'),
+  solve: $('solve'), hint: $('hint'), quick: $('quick-solve'), method: $('method'), message: $('solver-message'),
   link: $('share-link'), copy: $('copy-link'), copied: $('copy-message'),
   editForm: $('edit-form'), boardText: $('board-text'), goalText: $('goal-text'), editError: $('edit-error'),
   puzzleType: $('puzzle-type'), board: $('board'), tokenBoard: $('token-board'), tokenGoal: $('token-goal'),
@@ -54,12 +53,9 @@ const state = {
   algorithm: DEFAULT_ALGORITHM,
   heuristic: DEFAULT_HEURISTIC,
   moves: 0,        // moves the player made since the position was set
-  hint: null,      // a tile to highlight
-  playback: null,  // {start, moves, step, timer} while a solution is shown
-  task: null,      // {kind: 'solve' | 'hint', stopReason: null | text} while the solver works for the page
+  hint: null,      // a move to highlight
   linkHash: '',    // the fragment this page last wrote
 };
-const known = new Map();  // "goal|position" -> an optimal move list from there (filled from solutions)
 
 const view = new SlidingBoardView($('board'), { onTile: tile => playerMove(tile) });
 const solver = new Solver({ onStatus: showSolverStatus });
@@ -91,7 +87,8 @@ const TOKENS = {
   apply: applyTokenMove,
   refusal,
   moveLabel: (board, move) => ({ text: moveName(board, move), label: moveName(board, move) }),
-  hintText: (board, move) => `move the ${pieceName(board.cells[move[0]], board.rule).toLowerCase()} ${moveName(board, move)}`,
+  hintText: (board, move) => `move the ${pieceName(board.cells[move[0]], board.rule).toLowerCase()} `
+    + moveName(board, move),
   resetBoard: () => state.start,
 };
 const kind = () => (state.puzzle === 'sliding' ? SLIDING : TOKENS);
@@ -102,7 +99,29 @@ const picker = new MethodPicker({
   onChange: chooseMethod,
 });
 const statsPanel = new StatsPanel($('stats-panel'));
-const comparison = new Comparison($('compare'), { solver, tables, request: () => solveRequest(), onBusy: updateControls });
+const playback = new Playback({
+  result: $('result'), length: $('result-length'), list: $('move-list'), first: $('play-first'), back: $('play-back'),
+  play: $('play-toggle'), forward: $('play-forward'), last: $('play-last'), speed: $('play-speed'),
+  speedOut: $('play-speed-value'), step: $('play-step'),
+}, {
+  rules: kind,
+  onStep: board => {
+    state.board = board;
+    state.hint = null;
+    render();
+  },
+});
+const solving = new Solving({
+  progress: $('progress'), bound: $('progress-bound'), nodes: $('progress-nodes'), rate: $('progress-rate'),
+  elapsed: $('progress-elapsed'), note: $('progress-note'), cancel: $('cancel'),
+}, {
+  solver, tables, stats: statsPanel, board: () => state.board, goal: () => state.goal, rules: kind,
+  request: () => solveRequest(), say, notice: showNotice, onBusy: updateControls, onAnswer: showResult,
+  onHint: showHint,
+});
+const comparison = new Comparison($('compare'), {
+  solver, tables, request: () => solveRequest(), onBusy: updateControls,
+});
 const explorer = new Explorer($('explore'), {
   solver, onBusy: updateControls, request: () => solveRequest(),
   onPick: ({ puzzle, board, goal, rule }) => {  // a farthest position becomes the start; goal and rule stay
@@ -117,14 +136,13 @@ const explorer = new Explorer($('explore'), {
 const boardText = (board, sep = ' ') => formatBoard(board.cells, board.cols, sep);
 const goalBoard = () => ({ ...state.board, cells: state.goal });
 const atGoal = () => sameCells(state.board.cells, state.goal);
-const knownKey = cells => `${state.goal.join(',')}|${cells.join(',')}`;
 
 /** Start a new puzzle: a position (and goal) of the `puzzle` type; stops any search, forgets the solution shown. */
 function setPuzzle(board, goal = defaultGoal(board.rows, board.cols),
   { stopReason = 'the position changed', puzzle = state.puzzle } = {}) {
-  stopTask(stopReason);
-  stopPlayback();
-  if (!sameCells(goal, state.goal) || board.rule !== state.board.rule) known.clear();
+  solving.stop(stopReason);
+  showResult(null);
+  if (!sameCells(goal, state.goal) || board.rule !== state.board.rule) solving.forget();
   if (puzzle !== state.puzzle) showPuzzleType(puzzle);
   state.start = board;
   if (puzzle !== 'sliding') {
@@ -136,7 +154,6 @@ function setPuzzle(board, goal = defaultGoal(board.rows, board.cols),
   state.goal = goal;
   state.moves = 0;
   state.hint = null;
-  showResult(null);
   say('');
   ui.playMessage.textContent = '';
   if (puzzle === 'sliding') {
@@ -185,17 +202,11 @@ function playerMove(move) {
     ui.playMessage.textContent = kind().refusal(state.board, move);
     return;
   }
-  const playback = state.playback;
-  if (playback && String(playback.moves[playback.step]) === String(move)) {
-    showStep(playback.step + 1, { stopTimer: true });
-  } else {
-    if (playback) {
-      stopPlayback();
-      showResult(null);
-    }
+  if (!playback.follow(move)) {
+    if (playback.active) showResult(null);
     state.board = next;
   }
-  stopTask(state.puzzle === 'sliding' ? 'you moved a tile' : 'you moved a piece');
+  solving.stop(state.puzzle === 'sliding' ? 'you moved a tile' : 'you moved a piece');
   state.moves += 1;
   state.hint = null;
   ui.playMessage.textContent = atGoal() ? `Solved in ${state.moves} ${plural(state.moves, 'move')}!` : '';
@@ -204,7 +215,8 @@ function playerMove(move) {
 }
 
 function render() {
-  kind().view.render(state.board, { goal: state.goal, hint: state.hint, solved: atGoal() && (state.moves > 0 || !!state.playback) });
+  const solved = atGoal() && (state.moves > 0 || playback.active);
+  kind().view.render(state.board, { goal: state.goal, hint: state.hint, solved });
   if (kind() === TOKENS) goalView.render(goalBoard());
   ui.moveCount.textContent = state.moves;
 }
@@ -248,7 +260,8 @@ function onKey(event) {
 // ---- share links -----------------------------------------------------------------------------------------------
 
 function linkState() {
-  return { puzzle: state.puzzle, board: state.board, goal: goalBoard(), algorithm: state.algorithm, heuristic: state.heuristic };
+  const { puzzle, board, algorithm, heuristic } = state;
+  return { puzzle, board, goal: goalBoard(), algorithm, heuristic };
 }
 
 function writeLink() {
@@ -331,7 +344,8 @@ async function applyEdit(event) {
     if (!given) return;
     if (given.rows !== board.rows || given.cols !== board.cols) {
       ui.goalText.setAttribute('aria-invalid', 'true');
-      ui.editError.textContent = `The position is ${board.rows}x${board.cols} but the goal is ${given.rows}x${given.cols}.`;
+      ui.editError.textContent = `The position is ${board.rows}x${board.cols} `
+        + `but the goal is ${given.rows}x${given.cols}.`;
       return;
     }
     goal = given.cells;
@@ -344,7 +358,7 @@ async function applyEdit(event) {
   }
 }
 
-// ---- solving and hints -----------------------------------------------------------------------------------------
+// ---- the solver: requests, answers, hints and controls ---------------------------------------------------------
 
 function solveRequest() {
   if (state.puzzle !== 'sliding') {
@@ -353,150 +367,29 @@ function solveRequest() {
     if (state.puzzle === 'tokens') request.rule = state.board.rule;
     return request;
   }
-  const request = { puzzle: 'sliding', board: boardText(state.board), algorithm: state.algorithm, heuristic: state.heuristic };
+  const request = {
+    puzzle: 'sliding', board: boardText(state.board), algorithm: state.algorithm, heuristic: state.heuristic,
+  };
   if (!sameCells(state.goal, defaultGoal(state.board.rows, state.board.cols))) request.goal = boardText(goalBoard());
   return request;
 }
 
-/** A hint is the first move of a shortest solution whatever the selectors say (IDA* with the strongest heuristic);
- * on boards beyond optimal reach, the first move of a quick solution, labelled as such. */
-function hintRequest() {
-  const request = { ...solveRequest(), algorithm: 'idastar', heuristic: 'auto' };
-  return state.puzzle === 'sliding' && offerAtOnce(state.board) ? quickRequest(request) : request;
-}
-
-async function runSolver(kind) {
-  if (kind === 'hint') {
-    const moves = known.get(knownKey(state.board.cells));
-    if (moves) return showHint({ moves, optimal: true });
-  }
-  const task = { kind, stopReason: null, offerQuick: false };
-  task.finished = new Promise(resolve => { task.finish = resolve; });
-  const start = state.board;
-  state.task = task;
-  if (kind !== 'hint') {
-    stopPlayback();
-    showResult(null);
-  }
-  state.hint = null;
-  render();
-  const searching = { solve: 'Searching for a shortest solution…', hint: 'Looking for the best next move…',
-    quick: 'Finding a solution quickly (not necessarily shortest)…' };
-  say(searching[kind]);
-  showProgress(true);
-  if (kind !== 'hint') statsPanel.begin();
-  updateControls();
-  let request = kind === 'hint' ? hintRequest() : solveRequest();
-  if (kind === 'quick') request = quickRequest(request);
-  if (request.algorithm !== 'quick') request = await loadTables(task, request, searching[kind]);
-  const answer = task.stopReason === null ? await solver.solve(request, event => showProgressEvent(event)) : null;
-  state.task = null;
-  task.finish();
-  showProgress(false);
-  updateControls();
-  if (task.stopReason !== null) {
-    say(task.stopReason ? `Search stopped: ${task.stopReason}.` : 'Search cancelled.');
-  } else if (answer.ok) {
-    if (answer.optimal) remember(start, answer.moves);
-    if (kind !== 'hint') {
-      say('');
-      showResult(answer, start);
-    } else {
-      showHint(answer);
-    }
-  } else if (answer.error.code === 'unsolvable') {
-    say(answer.error.message, 'explain');
-  } else if (answer.error.code === 'limit') {
-    say(`No solution found: ${answer.error.message}.`, 'error');
-  } else {
-    say(`The solver could not answer: ${answer.error.message}.`, 'error');
-  }
-}
-
-/** Stop the running search; reason '' means the user cancelled it, other text says what made it stop. */
-function stopTask(reason) {
-  if (!state.task) return;
-  state.task.stopReason = reason;
-  state.task.onStop?.();
-  solver.cancel();
-}
-
-/** Before an auto or pdb search: fetch the pattern databases it needs (once per page), showing the download, and
- * offer the quick solver meanwhile. If they cannot be had, the search runs without them, with a notice. */
-async function loadTables(task, request, searching) {
-  if (!(await tables.needed(request))) return request;
-  const stopped = new Promise(resolve => { task.onStop = resolve; });
-  const outcome = await Promise.race([stopped, tables.prepare(request, progress => {
-    if (state.task !== task) return;
-    task.offerQuick = true;
-    updateControls();
-    say(`${progressText(progress)}…`);
-  })]);
-  if (!outcome || state.task !== task) return request;
-  say(searching);
-  if (outcome.ok) return request;
-  showNotice(`The pattern databases could not be loaded (${outcome.message}); searching without them, with walking `
-    + 'distance, which is much slower on hard positions. The quick solver answers at once.');
-  task.offerQuick = true;
-  updateControls();
-  return { ...request, heuristic: 'auto' };
-}
-
-/** The quick solver, on request: any search running is stopped first. */
-async function quickSolve() {
-  const running = state.task;
-  if (running) {
-    stopTask('switched to the quick solver');
-    await running.finished;
-  }
-  runSolver('quick');
-}
-
-function remember(start, moves) {
-  if (known.size > CACHE_LIMIT) known.clear();
-  let board = start;
-  moves.forEach((move, i) => {
-    known.set(knownKey(board.cells), moves.slice(i));
-    board = kind().apply(board, move);
-  });
-}
-
-/** Highlight the first move of a solve answer ({moves, optimal}) and say how far the goal is. */
-function showHint({ moves, optimal }) {
-  if (!moves.length) {
-    say('This is the goal: nothing to move.');
+/** Show a solve answer found from `start` (its statistics and its solution, at step 0), or none. */
+function showResult(answer, start) {
+  if (!answer) {
+    playback.hide();
+    statsPanel.clear();
     return;
   }
-  state.hint = moves[0];
-  const togo = optimal ? `${moves.length} ${plural(moves.length, 'move')} to go`
-    : `from a ${moves.length}-move solution found quickly, not necessarily shortest`;
-  say(`Hint: ${kind().hintText(state.board, moves[0])} (${togo}).`);
+  statsPanel.finish(answer, picker.title(answer.algorithm, answer.heuristic));
+  playback.show(answer, start);
+}
+
+/** Highlight a move on the board (a hint), or none. */
+function showHint(move) {
+  state.hint = move;
   render();
-  kind().view.focusTile(moves[0]);
-}
-
-function showProgress(on) {
-  ui.progress.hidden = !on;
-  ui.cancel.hidden = !on;
-  ui.progressNote.textContent = '';
-  if (on) for (const out of [ui.bound, ui.nodes, ui.rate, ui.elapsed]) out.textContent = '–';
-}
-
-function showProgressEvent(event) {
-  ui.bound.textContent = event.bound ?? event.depth;  // breadth-first searches report their depth
-  if (state.task?.kind !== 'hint') statsPanel.progress(event);
-  if (event.type === 'progress') {
-    ui.nodes.textContent = formatLarge(event.expanded);
-    ui.rate.textContent = formatCount(event.nodes_per_s);
-    ui.elapsed.textContent = `${event.elapsed_s.toFixed(1)} s`;
-    if (event.elapsed_s > QUICK_OFFER_S && state.task && !state.task.offerQuick && quickApplies(solveRequest())) {
-      state.task.offerQuick = true;
-      updateControls();
-    }
-    if (event.elapsed_s > LONG_SEARCH_S && !ui.progressNote.textContent) {
-      ui.progressNote.textContent = 'This one is hard: the search may take minutes or longer. Cancel at any time.';
-    }
-  }
+  if (move !== null) kind().view.focusTile(move);
 }
 
 function say(text, tone = '') {
@@ -507,12 +400,12 @@ function say(text, tone = '') {
 function updateControls() {
   const ready = solver.status === 'ready';
   const labBusy = comparison.running || explorer.running;  // they use the solver too
-  ui.solve.disabled = ui.hint.disabled = !ready || !!state.task || labBusy;
-  for (const part of [comparison, explorer]) part.setEnabled(ready && !state.task && !labBusy);
+  const busy = solving.running !== null;
+  ui.solve.disabled = ui.hint.disabled = !ready || busy || labBusy;
+  for (const part of [comparison, explorer]) part.setEnabled(ready && !busy && !labBusy);
   const title = ready ? '' : 'The solver is still loading';
   ui.solve.title = ui.hint.title = title;
-  ui.quick.hidden = state.task ? state.task.kind === 'quick' || !state.task.offerQuick
-    : state.puzzle !== 'sliding' || !offerAtOnce(state.board);
+  ui.quick.hidden = busy ? !solving.offersQuick : state.puzzle !== 'sliding' || !offerAtOnce(state.board);
   ui.quick.disabled = !ready || labBusy;
 }
 
@@ -564,110 +457,6 @@ function chooseMethod(algorithm, heuristic) {
   writeLink();
 }
 
-// ---- result and playback ---------------------------------------------------------------------------------------
-
-function showResult(answer, start) {
-  ui.result.hidden = !answer;
-  if (!answer) return statsPanel.clear();
-  statsPanel.finish(answer, picker.title(answer.algorithm, answer.heuristic));
-  ui.resultLength.textContent = lengthText(answer);
-  const items = [];
-  let board = start;
-  answer.moves.forEach((move, i) => {
-    const { text, label } = kind().moveLabel(board, move);
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.dataset.step = i + 1;
-    button.textContent = text;
-    button.setAttribute('aria-label', `Step ${i + 1}: ${label}`);
-    const item = document.createElement('li');
-    item.append(button);
-    items.push(item);
-    board = kind().apply(board, move);
-  });
-  ui.moveList.replaceChildren(...items);
-  state.playback = { start, moves: answer.moves, step: 0, timer: null };
-  showStep(0);
-}
-
-function showStep(step, { stopTimer = false } = {}) {
-  const playback = state.playback;
-  if (stopTimer) pause();
-  let board = playback.start;
-  for (const move of playback.moves.slice(0, step)) board = kind().apply(board, move);
-  playback.step = step;
-  state.board = board;
-  state.hint = null;
-  ui.step.textContent = `Step ${step} of ${playback.moves.length}`;
-  if (step === 0) ui.moveList.scrollTop = 0;  // the start has no move of its own to show
-  for (const button of ui.moveList.querySelectorAll('button')) {
-    const current = Number(button.dataset.step) === step;
-    button.classList.toggle('done', Number(button.dataset.step) <= step);
-    if (current) {
-      button.setAttribute('aria-current', 'step');
-      scrollIntoList(button);
-    } else {
-      button.removeAttribute('aria-current');
-    }
-  }
-  ui.back.disabled = ui.first.disabled = step === 0;
-  ui.forward.disabled = ui.last.disabled = step === playback.moves.length;
-  render();
-}
-
-/** Scroll the move list (never the page, which the player may be reading elsewhere) so that `button` shows. */
-function scrollIntoList(button) {
-  const list = ui.moveList.getBoundingClientRect();
-  const box = button.getBoundingClientRect();
-  if (box.top < list.top) ui.moveList.scrollTop -= list.top - box.top;
-  else if (box.bottom > list.bottom) ui.moveList.scrollTop += box.bottom - list.bottom;
-}
-
-function play() {
-  const playback = state.playback;
-  if (playback.step === playback.moves.length) showStep(0);
-  const interval = 1000 / Number(ui.speed.value);
-  kind().view.slideMs = Math.min(180, interval * 0.8);
-  playback.timer = setInterval(() => {
-    if (playback.step < playback.moves.length) showStep(playback.step + 1);
-    if (playback.step === playback.moves.length) pause();
-  }, interval);
-  ui.play.textContent = 'Pause';
-}
-
-function pause() {
-  const playback = state.playback;
-  if (!playback?.timer) return;
-  clearInterval(playback.timer);
-  playback.timer = null;
-  kind().view.slideMs = null;  // the player's own moves slide at the usual speed again
-  ui.play.textContent = 'Play';
-}
-
-function stopPlayback() {
-  pause();
-  state.playback = null;
-}
-
-function togglePlay() {
-  if (state.playback.timer) pause();
-  else play();
-}
-
-function changeSpeed() {
-  ui.speedOut.textContent = `${ui.speed.value} moves/s`;
-  if (state.playback?.timer) {
-    pause();
-    play();
-  }
-}
-
-// ---- formatting ------------------------------------------------------------------------------------------------
-
-const plural = (n, word) => (n === 1 ? word : `${word}s`);
-const formatCount = n => Number(n).toLocaleString('en-US');
-const formatLarge = n => (n < 1e6 ? formatCount(n) : `${(n / 1e6).toFixed(n < 1e8 ? 2 : 0)} M`);
-
 // ---- start -----------------------------------------------------------------------------------------------------
 
 function wire() {
@@ -676,20 +465,9 @@ function wire() {
   ui.shuffle.addEventListener('click', shuffle);
   ui.reset.addEventListener('click', () => setPuzzle(kind().resetBoard(), state.goal));
   ui.puzzleType.addEventListener('change', () => choosePuzzle(ui.puzzleType.value));
-  ui.solve.addEventListener('click', () => runSolver('solve'));
-  ui.hint.addEventListener('click', () => runSolver('hint'));
-  ui.cancel.addEventListener('click', () => stopTask(''));
-  ui.quick.addEventListener('click', quickSolve);
-  ui.first.addEventListener('click', () => showStep(0, { stopTimer: true }));
-  ui.back.addEventListener('click', () => showStep(state.playback.step - 1, { stopTimer: true }));
-  ui.play.addEventListener('click', togglePlay);
-  ui.forward.addEventListener('click', () => showStep(state.playback.step + 1, { stopTimer: true }));
-  ui.last.addEventListener('click', () => showStep(state.playback.moves.length, { stopTimer: true }));
-  ui.speed.addEventListener('input', changeSpeed);
-  ui.moveList.addEventListener('click', event => {
-    const button = event.target.closest('button[data-step]');
-    if (button) showStep(Number(button.dataset.step), { stopTimer: true });
-  });
+  ui.solve.addEventListener('click', () => solving.run('solve'));
+  ui.hint.addEventListener('click', () => solving.run('hint'));
+  ui.quick.addEventListener('click', () => solving.quick());
   ui.copy.addEventListener('click', copyLink);
   ui.editForm.addEventListener('submit', applyEdit);
   $('notice-close').addEventListener('click', () => { ui.notice.hidden = true; });
@@ -697,7 +475,6 @@ function wire() {
   window.addEventListener('hashchange', () => {
     if (location.hash !== state.linkHash) openLinkSafely(location.hash);
   });
-  changeSpeed();
 }
 
 wire();

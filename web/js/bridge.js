@@ -97,7 +97,8 @@ export class Solver {
     return this.#call('describe');
   }
 
-  /** Which pattern-database tables a board ({board, goal?}) needs: {ok, tables: [{name, ready}], ready}. */
+  /** Which pattern-database tables a solve request's search uses (none: `tables: []`): {ok, tables: [{name, ready}],
+   * ready}. */
   patternDatabases(request) {
     return this.#call('pattern_databases', request);
   }

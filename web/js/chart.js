@@ -6,6 +6,8 @@
 // The chart is drawn at the element's pixel width (and again when that changes), so its text keeps its size on a
 // phone. A bar's tone is '' (accent), 'highlight' or 'partial' (a lower bound: a run stopped before it finished).
 
+import { compact } from './format.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 const COLUMN_HEIGHT = 190;
 const ROW_HEIGHT = 28;
@@ -126,14 +128,6 @@ class Scale {
     if (this.log) return value >= 1 ? Math.log10(value) / Math.log10(this.top) : 0;
     return value / this.top;
   }
-}
-
-/** 950, 12k, 1.5M: short numbers for axes and bar ends. */
-export function compact(n) {
-  if (n < 1000) return String(Math.round(n * 100) / 100);
-  if (n < 1e6) return `${+(n / 1e3).toPrecision(3)}k`;
-  if (n < 1e9) return `${+(n / 1e6).toPrecision(3)}M`;
-  return `${+(n / 1e9).toPrecision(3)}G`;
 }
 
 /** The text cut with an ellipsis to about `width` pixels (SVG text does not wrap or clip by itself). */

@@ -9,12 +9,11 @@
 //
 // A run can be skipped (the next one starts) or the comparison stopped; a run that reaches its time limit (or the
 // memory cap of the searches that store positions) says so and shows the nodes it had expanded by then. Before the
-// first run that can use pattern databases, their tables are fetched (`tables`, a TableLoader), with progress.
+// first run that uses pattern databases, their tables are fetched (`tables`, a TableLoader), with progress.
 
 import { MethodPicker } from './algorithms.js';
-import { BarChart, compact } from './chart.js';
-import { formatCount, formatSeconds } from './stats.js';
-import { progressText } from './tables.js';
+import { BarChart } from './chart.js';
+import { MISSING, compact, formatCount, formatSeconds } from './format.js';
 
 // Per puzzle kind; IDDFS is left out for token puzzles, where it needs minutes for the knight exchange's 16 moves.
 const DEFAULT_RUNS = {
@@ -39,7 +38,7 @@ export class Comparison {
   #stopping = false;  // Stop was pressed: the remaining runs are left out
   #enabled = false;
   #board = '';        // the position of the last comparison
-  #loading = null;    // {resolve} while a run waits for pattern databases: resolving it stops the wait
+  #loading = null;    // an AbortController while a run waits for pattern databases: aborting it stops the wait
 
   constructor(element, { solver, tables, request, onBusy = () => {} }) {
     Object.assign(this, { element, solver, tables, request, onBusy });
@@ -145,8 +144,9 @@ export class Comparison {
       await this.solver.start();  // after a restart (a cancel the worker did not answer) the solver loads again
       const request = { ...base, algorithm: run.algorithm, max_seconds: seconds };
       if (this.picker.usesHeuristicFor(run.algorithm)) request.heuristic = run.heuristic;
-      if (!tables && await this.tables.needed(request)) {
-        tables = await this.#loadTables(request);
+      if (!tables) {
+        const outcome = await this.#loadTables(request);
+        if (outcome?.needed) tables = outcome;
         if (run.action) {  // skipped or stopped while the tables loaded
           run.status = run.action === 'skip' ? 'skipped' : 'stopped';
           continue;
@@ -179,15 +179,13 @@ export class Comparison {
     this.onBusy();
   }
 
-  /** Fetch and install the pattern databases a request needs, showing the download as Solve does: the outcome of
-   * TableLoader.prepare ({ok, message?}), or null if the run was skipped or stopped meanwhile. */
+  /** Fetch and install the pattern databases a run uses, showing the download as Solve does: the outcome of
+   * TableLoader.load ({ok, needed, message?}), or null if the run was skipped or stopped meanwhile. */
   async #loadTables(request) {
-    const loading = {};
-    const interrupted = new Promise(resolve => { loading.resolve = () => resolve(null); });
-    this.#loading = loading;
-    const outcome = await Promise.race([interrupted, this.tables.prepare(request, progress => {
-      if (this.#loading === loading) this.message.textContent = `${progressText(progress)}…`;
-    })]);
+    this.#loading = new AbortController();
+    const outcome = await this.tables.load(request, {
+      onText: text => { this.message.textContent = text; }, signal: this.#loading.signal,
+    });
     this.#loading = null;
     this.message.textContent = '';
     return outcome;
@@ -197,7 +195,7 @@ export class Comparison {
     if (!this.#current) return;
     this.#current.action = action;
     if (action === 'stop') this.#stopping = true;
-    this.#loading?.resolve();
+    this.#loading?.abort();
     this.solver.cancel();
   }
 
@@ -261,7 +259,7 @@ export class Comparison {
     method.scope = 'row';
     method.textContent = this.#title(run);
     const statusText = {
-      waiting: '–', running: 'running…', limit: run.note.includes('memory') ? 'memory limit' : 'time limit',
+      waiting: MISSING, running: 'running…', limit: run.note.includes('memory') ? 'memory limit' : 'time limit',
       skipped: 'skipped', stopped: 'stopped', 'not run': 'not run', error: 'failed',
     };
     let length;
@@ -269,11 +267,11 @@ export class Comparison {
     else length = statusText[run.status];
     const lengthCell = cell(length, run.note);
     lengthCell.className = `status-${run.status.replace(' ', '-')}`;
-    const reached = run.reached ? `≥ ${formatCount(run.reached)}` : '–';
+    const reached = run.reached ? `≥ ${formatCount(run.reached)}` : MISSING;
     row.append(method, lengthCell,
       cell(stats ? formatCount(stats.expanded) : reached),
-      cell(stats ? formatCount(stats.stored) : '–'),
-      cell(stats ? formatSeconds(stats.elapsed_s) : '–'));
+      cell(formatCount(stats?.stored)),
+      cell(formatSeconds(stats?.elapsed_s)));
     const remove = document.createElement('button');
     remove.type = 'button';
     remove.className = 'quiet';

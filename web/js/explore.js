@@ -12,8 +12,8 @@
 // board, goal, rule?}) is called when a farthest position is chosen (board and goal in the puzzle's text format).
 
 import { BarChart } from './chart.js';
+import { formatCount, formatElapsed, formatSeconds, plural } from './format.js';
 import { parseBoard } from './sliding.js';
-import { formatCount, formatSeconds } from './stats.js';
 import { PRESETS, parseTokenBoard } from './tokens.js';
 import { TokenBoardView } from './tokens_board.js';
 
@@ -120,7 +120,7 @@ export class Explorer {
       const { rows, cols } = parseBoard(solving.board);
       if (rows * cols > MAX_CELLS) {
         const positions = factorial(rows * cols) / 2n;
-        this.message.textContent = `A ${rows}x${cols} board has ${positions.toLocaleString('en-US')} positions that `
+        this.message.textContent = `A ${rows}x${cols} board has ${formatCount(positions)} positions that `
           + `can reach the goal: too many to list in a browser. Explore works on boards of up to ${MAX_CELLS} cells.`;
         return;
       }
@@ -137,7 +137,7 @@ export class Explorer {
     const answer = await this.solver.explore(request, event => {
       if (event.type === 'progress' && !this.#stopped) {
         this.message.textContent = `Exploring: ${formatCount(event.expanded)} ${positions.toLowerCase()} so far, `
-          + `${event.depth} moves from ${root}, ${event.elapsed_s.toFixed(1)} s`;
+          + `${event.depth} moves from ${root}, ${formatElapsed(event.elapsed_s)}`;
       }
     });
     this.#running = false;
@@ -217,7 +217,7 @@ export class Explorer {
     const answer = this.#answer;
     if (!answer) return;
     const { root, position, positions } = WORDING[this.#explored.kind];
-    const count = n => `${formatCount(n)} ${n === 1 ? position : `${position}s`}`;
+    const count = n => `${formatCount(n)} ${plural(n, position)}`;
     this.chart.log = this.logScale.checked;
     this.chart.label = `${positions} at each distance from ${root}, 0 to `
       + `${answer.max_depth} moves${this.chart.log ? ', log scale' : ''}; the most, `
@@ -252,7 +252,7 @@ function goalText(depth) {
   return `The goal is among them, ${moves(depth)} from the start: its shortest solution is ${moves(depth)}.`;
 }
 
-const moves = n => `${n} ${n === 1 ? 'move' : 'moves'}`;
+const moves = n => `${n} ${plural(n, 'move')}`;
 
 function factorial(n) {
   let f = 1n;

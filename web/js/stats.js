@@ -7,6 +7,8 @@
 //   panel.finish(answer, methodTitle);  // the answer's statistics
 //   panel.clear();
 
+import { MISSING, formatCount, formatSeconds, plural } from './format.js';
+
 const FIELDS = [
   ['length', 'Length'], ['optimal', 'Shortest?'], ['expanded', 'Expanded'], ['generated', 'Generated'],
   ['stored', 'Stored'], ['open_peak', 'Open-list peak'], ['iterations', 'Iterations'], ['time', 'Time'],
@@ -79,7 +81,7 @@ export class StatsPanel {
     const used = answer.heuristic_used ? ` (auto chose ${answer.heuristic_used.replaceAll('_', ' ')})` : '';
     this.method.textContent = methodTitle ? `${methodTitle}${used}` : used.trim();
     const values = {
-      length: `${formatCount(answer.length)} ${answer.length === 1 ? 'move' : 'moves'}`,
+      length: `${formatCount(answer.length)} ${plural(answer.length, 'move')}`,
       optimal: answer.optimal ? 'yes' : `not proven${answer.lower_bound != null ? ` (at least ${answer.lower_bound})` : ''}`,
       expanded: formatCount(stats.expanded), generated: formatCount(stats.generated), stored: formatCount(stats.stored),
       open_peak: stats.open_peak != null ? formatCount(stats.open_peak) : null,
@@ -105,7 +107,7 @@ export class StatsPanel {
     if (previous?.bound === bound) return;
     this.#rows.push({ bound, expanded });
     const row = document.createElement('tr');
-    const growth = previous?.expanded ? (expanded / previous.expanded).toFixed(1) : '–';
+    const growth = previous?.expanded ? (expanded / previous.expanded).toFixed(1) : MISSING;
     row.append(item('td', String(bound)), item('td', formatCount(expanded)), item('td', growth));
     this.body.append(row);
     this.iterations.hidden = false;
@@ -118,5 +120,3 @@ function item(tag, text) {
   return element;
 }
 
-export const formatCount = n => Number(n).toLocaleString('en-US');
-export const formatSeconds = s => (s < 1 ? `${Math.round(s * 1000)} ms` : `${s.toFixed(2)} s`);

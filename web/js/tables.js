@@ -1,45 +1,47 @@
-// Pattern databases in the browser: before an `auto` or `pdb` search, the worker is asked which table files the
-// board needs; the missing ones are fetched from the site's pdb/ folder (the browser's HTTP cache keeps them across
-// visits) and their bytes handed to the worker.
+// Pattern databases in the browser: before a search, the worker is asked which table files that very search uses
+// (the engine decides: none for token puzzles, searches without a heuristic, quick, heuristics other than auto and
+// pdb); the missing ones are fetched from the site's pdb/ folder (the browser's HTTP cache keeps them across visits)
+// and their bytes handed to the worker.
 //
 //   const tables = new TableLoader(solver);
-//   const outcome = await tables.prepare({board, goal?}, progress => {});
-//   // outcome: {ok: true, fetched: [names], bytes, seconds} | {ok: false, message}
-//   // progress: {filesDone, files, loaded, total} (total counts the sizes known so far)
+//   const stop = new AbortController();   // stop.abort() leaves the wait (a download goes on for the next search)
+//   const outcome = await tables.load(request, { onText: text => {}, signal: stop.signal });
+//   // request: the whole solve request; onText: "Loading pattern databases: 1.2 of 6.0 MB, 1 of 4 files…"
+//   // outcome: {ok: true, needed, fetched: [names], bytes, seconds} | {ok: false, needed: true, message},
+//   // or null once aborted; `needed` says whether the search uses any tables
 //
 // A file's bytes are kept once fetched, so a worker that was restarted (after an unanswered cancel) gets them again
 // without a download; a failed fetch is forgotten, so the next search tries again.
 
-const TABLE_HEURISTICS = ['auto', 'pdb'];
+import { plural } from './format.js';
 
 export class TableLoader {
   #files = new Map();  // name -> promise of the file's bytes
-  #heuristicSearches = null;  // promise of the names of the algorithms that use a heuristic
 
   constructor(solver, { base = document.baseURI } = {}) {
     this.solver = solver;
     this.base = base;
   }
 
-  /** Whether a solve request may use pattern databases: a heuristic search with auto or pdb on a sliding board. */
-  async needed(request) {
-    if ((request.puzzle ?? 'sliding') !== 'sliding' || !TABLE_HEURISTICS.includes(request.heuristic ?? 'auto')) {
-      return false;
-    }
-    this.#heuristicSearches ??= this.solver.describe().then(catalogue => (
-      catalogue.algorithms?.filter(a => a.uses_heuristic).map(a => a.name) ?? null));
-    const searches = await this.#heuristicSearches;
-    if (!searches) this.#heuristicSearches = null;  // the solver could not answer: ask again next time
-    return !!searches?.includes(request.algorithm ?? 'idastar');
+  /** Install every table a solve request ({puzzle, board, goal?, algorithm, heuristic, rule?}) uses into the worker,
+   * fetching those it lacks, with the download told as text; resolves with null as soon as `signal` (an AbortSignal)
+   * aborts, after which no more text is told. */
+  load(request, { onText = () => {}, signal }) {
+    const aborted = new Promise(resolve => {
+      if (signal.aborted) resolve(null);
+      signal.addEventListener('abort', () => resolve(null), { once: true });
+    });
+    return Promise.race([aborted, this.#prepare(request, progress => {
+      if (!signal.aborted) onText(`${progressText(progress)}…`);
+    })]);
   }
 
-  /** Install every table a solve request ({board, goal?}) needs into the worker, fetching those it lacks. */
-  async prepare(request, onProgress = () => {}) {
+  // progress: {filesDone, files, loaded, total} (total counts the sizes known so far), then {unpacking: true}.
+  async #prepare(request, onProgress) {
     const started = performance.now();
-    const query = { board: request.board };
-    if (request.goal) query.goal = request.goal;
-    const status = await this.solver.patternDatabases(query);
-    if (!status.ok) return { ok: true, fetched: [], bytes: 0, seconds: 0 };  // no tables for this board: nothing to do
+    const status = await this.solver.patternDatabases(request);
+    // an invalid request uses no tables: its search answers with the reason
+    if (!status.ok || !status.tables.length) return { ok: true, needed: false, fetched: [], bytes: 0, seconds: 0 };
     const missing = status.tables.filter(table => !table.ready).map(table => table.name);
     const sizes = new Map(missing.map(name => [name, { loaded: 0, total: 0, done: false }]));
     const report = () => {
@@ -59,7 +61,9 @@ export class TableLoader {
         report();
         return [name, bytes];
       }));
-      if (files.length) onProgress({ filesDone: files.length, files: files.length, loaded: 0, total: 0, unpacking: true });
+      if (files.length) {
+        onProgress({ filesDone: files.length, files: files.length, loaded: 0, total: 0, unpacking: true });
+      }
       for (const [name, bytes] of files) {
         const answer = await this.solver.installPatternDatabase(bytes);
         if (!answer.ok || answer.name !== name) {
@@ -68,9 +72,9 @@ export class TableLoader {
         }
       }
       const bytes = files.reduce((sum, [, data]) => sum + data.length, 0);
-      return { ok: true, fetched: missing, bytes, seconds: (performance.now() - started) / 1000 };
+      return { ok: true, needed: true, fetched: missing, bytes, seconds: (performance.now() - started) / 1000 };
     } catch (error) {
-      return { ok: false, message: String(error?.message ?? error) };
+      return { ok: false, needed: true, message: String(error?.message ?? error) };
     }
   }
 
@@ -115,8 +119,9 @@ async function download(url, onBytes) {
 }
 
 /** "Loading pattern databases: 1.2 of 6.0 MB, 1 of 4 files", then "Unpacking the pattern databases". */
-export function progressText({ filesDone, files, loaded, total, unpacking = false }) {
+function progressText({ filesDone, files, loaded, total, unpacking = false }) {
   if (unpacking) return 'Unpacking the pattern databases';
   const mb = n => (n / 1e6).toFixed(1);
-  return `Loading pattern databases: ${mb(loaded)} of ${total ? mb(total) : '?'} MB, ${filesDone} of ${files} ${files === 1 ? 'file' : 'files'}`;
+  return `Loading pattern databases: ${mb(loaded)} of ${total ? mb(total) : '?'} MB, `
+    + `${filesDone} of ${files} ${plural(files, 'file')}`;
 }

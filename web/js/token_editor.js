@@ -4,7 +4,8 @@
 // (the same pieces on both sides) and then by the engine's `check`, whose message is shown; "Play this puzzle"
 // hands {board, goal} (boards carrying the rule) to the app.
 
-import { EMPTY, REMOVED, RULES, formatTokenBoard, isPiece, pairProblem, squareName } from './tokens.js';
+import { plural } from './format.js';
+import { EMPTY, REMOVED, RULES, formatTokenBoard, isPiece, legalMoves, pairProblem, squareName } from './tokens.js';
 
 const MAX_EDIT_SIDE = 6;
 const CYCLE = [EMPTY, 'B', 'W', 'R', 'G', REMOVED];
@@ -60,8 +61,8 @@ export class TokenEditor {
       } else if (!answer.solvable) {
         this.#say(answer.reason, 'error');
       } else {
-        const moves = answer.legal_moves.length;
-        this.#say(`Ready to play: ${moves} legal ${moves === 1 ? 'move' : 'moves'} from the start.`, 'ok');
+        const moves = legalMoves(this.#boards().start).length;
+        this.#say(`Ready to play: ${moves} legal ${plural(moves, 'move')} from the start.`, 'ok');
       }
     }, CHECK_DELAY_MS);
   }

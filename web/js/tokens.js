@@ -102,6 +102,9 @@ export function targets(board, cell) {
   return neighbours(board)[cell].filter(to => board.cells[to] === EMPTY);
 }
 
+/** Every legal move on the board, as [from, to] pairs (by `from`, then `to`). */
+export const legalMoves = board => board.cells.flatMap((_, from) => targets(board, from).map(to => [from, to]));
+
 /** The board after moving [from, to], or null when that is not a legal move. */
 export function applyTokenMove(board, [from, to]) {
   if (!targets(board, from).includes(to)) return null;

@@ -4,6 +4,7 @@
 // from one render to the next, so a move slides the piece. The same class draws the small goal preview
 // (interactive: false), with no buttons at all.
 
+import { plural } from './format.js';
 import { REMOVED, isPiece, neighbours, squareName, targets } from './tokens.js';
 
 const GLYPHS = { knight: '♞', king: '♚', orthogonal: '♜' };
@@ -105,7 +106,7 @@ export class TokenBoardView {
       const moves = targets(board, cell).length;
       piece.setAttribute('aria-pressed', String(selected));
       piece.setAttribute('aria-label', `${pieceName(board.cells[cell], board.rule)} on ${squareName(board, cell)}: ${
-        moves ? `${moves} ${moves === 1 ? 'move' : 'moves'}` : 'cannot move'}`);
+        moves ? `${moves} ${plural(moves, 'move')}` : 'cannot move'}`);
     });
     this.squares.forEach((square, cell) => {
       if (board.cells[cell] === REMOVED) return;

@@ -1,0 +1,201 @@
+// Solving for the page: Solve, Hint and Quick solve, one task at a time, with the progress readouts, the pattern
+// databases fetched before a search that uses them, and the optimal continuations met so far, so that a hint from a
+// known position needs no search.
+//
+//   const solving = new Solving({ progress, bound, nodes, rate, elapsed, note, cancel }, { solver, tables, stats,
+//     board, goal, rules, request, say, notice, onBusy, onAnswer, onHint });
+//   solving.run('solve');          // or 'hint', or 'quick' (the quick solver: not necessarily shortest)
+//   solving.quick();               // the quick solver at once: a running search is stopped first
+//   solving.stop('you moved a tile');  // stop the running task, saying why ('' when the user cancelled it)
+//   solving.forget();              // the goal or the move rule changed: the known continuations no longer hold
+//   solving.running;               // the kind of the running task, or null
+//   solving.offersQuick;           // whether the running task offers the quick solver (slow, or waiting for tables)
+//
+// From the page: board(), goal() (its cells) and rules() (the board kind: apply, hintText) of the position on the
+// board, request() its solve request, say(text, tone) and notice(text) for messages, onBusy() when the controls may
+// change (a task starts or stops, the quick solver is offered), onAnswer(answer, start) to show a solution found from
+// `start` (null: none while a new search runs), onHint(move) to mark the hinted move (null: none). `stats` is the
+// StatsPanel that follows a search.
+
+import { MISSING, formatCount, formatElapsed, formatLarge, plural } from './format.js';
+import { QUICK_OFFER_S, offerAtOnce, quickApplies, quickRequest } from './quick.js';
+
+const LONG_SEARCH_S = 8;    // after this long, say that a search may take much longer
+const CACHE_LIMIT = 20000;  // positions whose optimal continuation is known (for instant hints)
+const SEARCHING = {
+  solve: 'Searching for a shortest solution…', hint: 'Looking for the best next move…',
+  quick: 'Finding a solution quickly (not necessarily shortest)…',
+};
+
+export class Solving {
+  #task = null;         // {kind, stopReason: null | text, offerQuick, stop: AbortController, finished} while it runs
+  #known = new Map();   // "goal|position" -> an optimal move list from there (filled from solutions)
+  #page;                // what the page gives: see the header
+
+  constructor(ui, { solver, tables, stats, board, goal, rules, request, say, notice, onBusy, onAnswer, onHint }) {
+    Object.assign(this, { ui, solver, tables, stats });
+    this.#page = { board, goal, rules, request, say, notice, onBusy, onAnswer, onHint };
+    ui.cancel.addEventListener('click', () => this.stop(''));
+  }
+
+  /** The kind of the running task ('solve', 'hint' or 'quick'), or null. */
+  get running() {
+    return this.#task?.kind ?? null;
+  }
+
+  /** Whether the running task offers the quick solver instead: a long search, a table download, tables missing. */
+  get offersQuick() {
+    return !!this.#task?.offerQuick && this.#task.kind !== 'quick';
+  }
+
+  /** Run a task on the position on the board: 'solve', 'hint' or 'quick'. */
+  async run(kind) {
+    const page = this.#page;
+    if (kind === 'hint') {
+      const moves = this.#known.get(this.#key(page.board().cells));
+      if (moves) return this.#showHint({ moves, optimal: true });
+    }
+    const task = { kind, stopReason: null, offerQuick: false, stop: new AbortController() };
+    task.finished = new Promise(resolve => { task.finish = resolve; });
+    const start = page.board();
+    this.#task = task;
+    if (kind !== 'hint') page.onAnswer(null);
+    page.onHint(null);
+    page.say(SEARCHING[kind]);
+    this.#showProgress(true);
+    if (kind !== 'hint') this.stats.begin();
+    page.onBusy();
+    let request = kind === 'hint' ? this.#hintRequest() : page.request();
+    if (kind === 'quick') request = quickRequest(request);
+    request = await this.#loadTables(task, request);
+    const answer = task.stopReason === null ? await this.solver.solve(request, event => this.#showProgressEvent(event))
+      : null;
+    this.#task = null;
+    task.finish();
+    this.#showProgress(false);
+    page.onBusy();
+    if (task.stopReason !== null) {
+      page.say(task.stopReason ? `Search stopped: ${task.stopReason}.` : 'Search cancelled.');
+    } else if (answer.ok) {
+      if (answer.optimal) this.#remember(start, answer.moves);
+      if (kind !== 'hint') {
+        page.say('');
+        page.onAnswer(answer, start);
+      } else {
+        this.#showHint(answer);
+      }
+    } else if (answer.error.code === 'unsolvable') {
+      page.say(answer.error.message, 'explain');
+    } else if (answer.error.code === 'limit') {
+      page.say(`No solution found: ${answer.error.message}.`, 'error');
+    } else {
+      page.say(`The solver could not answer: ${answer.error.message}.`, 'error');
+    }
+  }
+
+  /** Stop the running task; reason '' means the user cancelled it, other text says what made it stop. */
+  stop(reason) {
+    const task = this.#task;
+    if (!task) return;
+    task.stopReason = reason;
+    task.stop.abort();
+    this.solver.cancel();
+  }
+
+  /** The quick solver, on request: any search running is stopped first. */
+  async quick() {
+    const running = this.#task;
+    if (running) {
+      this.stop('switched to the quick solver');
+      await running.finished;
+    }
+    this.run('quick');
+  }
+
+  /** Forget the known continuations (they hold for one goal and move rule). */
+  forget() {
+    this.#known.clear();
+  }
+
+  #key(cells) {
+    return `${this.#page.goal().join(',')}|${cells.join(',')}`;
+  }
+
+  /** A hint is the first move of a shortest solution whatever the selectors say (IDA* with the strongest heuristic);
+   * on boards beyond optimal reach, the first move of a quick solution, labelled as such. */
+  #hintRequest() {
+    const request = { ...this.#page.request(), algorithm: 'idastar', heuristic: 'auto' };
+    return quickApplies(request) && offerAtOnce(this.#page.board()) ? quickRequest(request) : request;
+  }
+
+  /** Before the search: fetch the pattern databases it uses (once per page), showing the download, and offer the
+   * quick solver meanwhile. If they cannot be had, the search runs without them, with a notice. */
+  async #loadTables(task, request) {
+    const page = this.#page;
+    const outcome = await this.tables.load(request, {
+      signal: task.stop.signal,
+      onText: text => {
+        task.offerQuick = true;
+        page.onBusy();
+        page.say(text);
+      },
+    });
+    if (!outcome?.needed) return request;
+    page.say(SEARCHING[task.kind]);
+    if (outcome.ok) return request;
+    page.notice(`The pattern databases could not be loaded (${outcome.message}); searching without them, with `
+      + 'walking distance, which is much slower on hard positions. The quick solver answers at once.');
+    task.offerQuick = true;
+    page.onBusy();
+    return { ...request, heuristic: 'auto' };
+  }
+
+  #remember(start, moves) {
+    if (this.#known.size > CACHE_LIMIT) this.#known.clear();
+    let board = start;
+    moves.forEach((move, i) => {
+      this.#known.set(this.#key(board.cells), moves.slice(i));
+      board = this.#page.rules().apply(board, move);
+    });
+  }
+
+  /** Mark the first move of a solve answer ({moves, optimal}) and say how far the goal is. */
+  #showHint({ moves, optimal }) {
+    const page = this.#page;
+    if (!moves.length) {
+      page.say('This is the goal: nothing to move.');
+      return;
+    }
+    const togo = optimal ? `${moves.length} ${plural(moves.length, 'move')} to go`
+      : `from a ${moves.length}-move solution found quickly, not necessarily shortest`;
+    page.say(`Hint: ${page.rules().hintText(page.board(), moves[0])} (${togo}).`);
+    page.onHint(moves[0]);
+  }
+
+  #showProgress(on) {
+    const { ui } = this;
+    ui.progress.hidden = !on;
+    ui.cancel.hidden = !on;
+    ui.note.textContent = '';
+    if (on) for (const out of [ui.bound, ui.nodes, ui.rate, ui.elapsed]) out.textContent = MISSING;
+  }
+
+  // A figure an event lacks shows '–'.
+  #showProgressEvent(event) {
+    const { ui } = this;
+    const task = this.#task;
+    ui.bound.textContent = event.bound ?? event.depth ?? MISSING;  // breadth-first searches report their depth
+    if (task?.kind !== 'hint') this.stats.progress(event);
+    if (event.type !== 'progress') return;
+    ui.nodes.textContent = formatLarge(event.expanded);
+    ui.rate.textContent = formatCount(event.nodes_per_s);
+    ui.elapsed.textContent = formatElapsed(event.elapsed_s);
+    if (event.elapsed_s > QUICK_OFFER_S && task && !task.offerQuick && quickApplies(this.#page.request())) {
+      task.offerQuick = true;
+      this.#page.onBusy();
+    }
+    if (event.elapsed_s > LONG_SEARCH_S && !ui.note.textContent) {
+      ui.note.textContent = 'This one is hard: the search may take minutes or longer. Cancel at any time.';
+    }
+  }
+}
