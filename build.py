@@ -41,6 +41,7 @@ PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 TEST_EXTRAS = "test,build"  # the optional-dependencies groups of pyproject.toml installed into .venv
 BUILD_VENV = CACHE / "build-venv"  # numpy only, for `build` and `serve`
 BUILD_NUMPY = "numpy>=1.26"
+BUILD_ONLY = {"slidelab/heuristics/pdb/builder_numpy.py"}  # numpy code for the command line: not in the browser's wheel
 PDB_SHAPES = ["4x4", "3x4"]  # pattern databases served to the browser (3x4 tables also serve 4x3)
 PDB_CACHE = CACHE / "pdb"  # built once, reused by every later build and by the tests (SLIDELAB_PDB_DIR)
 
@@ -114,13 +115,15 @@ def _record_hash(data: bytes) -> str:
 
 
 def build_wheel(out_dir: Path) -> Path:
-    """Pack pysrc/slidelab into a py3-none-any wheel; deterministic for the same sources."""
+    """Pack pysrc/slidelab (less BUILD_ONLY) into a py3-none-any wheel for the browser; deterministic for the same
+    sources."""
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     name, version = meta["name"], meta["version"]
     dist_info = f"{name}-{version}.dist-info"
     files = {}
     for path in sorted((PYSRC / name).rglob("*.py")):
-        files[path.relative_to(PYSRC).as_posix()] = path.read_bytes()
+        if path.relative_to(PYSRC).as_posix() not in BUILD_ONLY:
+            files[path.relative_to(PYSRC).as_posix()] = path.read_bytes()
     files[f"{dist_info}/METADATA"] = (
         f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: {meta['description']}\n"
         f"Requires-Python: {meta['requires-python']}\n").encode()
