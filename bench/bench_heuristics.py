@@ -81,9 +81,9 @@ def quick_solver(rows, cols, count, seed):
 def databases(runs, builds):
     for shape in [(3, 4), (4, 4)]:
         for path in pdb.write_files(*shape, pdb.cache_dir()):  # the cache folder: built once, then reused
-            data = path.read_bytes()
+            data = pathlib.Path(path).read_bytes()
             cpu, wall, _ = timed(lambda: files.decode(data), runs)
-            line(f"load {path.name}", cpu, wall, f"{len(data):,} bytes")
+            line(f"load {pathlib.Path(path).name}", cpu, wall, f"{len(data):,} bytes")
     if builds:
         for cells in [c for part in frames.PARTITIONS[3, 4] for c in part]:
             cpu, wall, table = timed(lambda: builder.build_table(3, 4, cells), 1)

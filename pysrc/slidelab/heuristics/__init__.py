@@ -1,48 +1,33 @@
 """Admissible lower bounds on the number of moves to the goal, by name.
 
-An entry builds an Estimator for one puzzle: a callable `h(state) -> int` with a `name`, which also declares the
-IDA* kernel that can follow it move by move on sliding boards (`kernel`, see search/idastar.py).
+An entry builds an Estimator (estimator.py) for one puzzle: a callable `h(state) -> int` with a `name`, which also
+declares the IDA* kernel that can follow it move by move on sliding boards (`kernel`, see search/idastar.py).
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from typing import Callable, Protocol
 
 from ..errors import InvalidBoard
 
 
-class Estimator(Protocol):
-    """What a heuristic builds for one puzzle.
-
-    kernel: "tile_table" (a sum of per-tile tables, `tile_table[tile][cell]`), "tracker" (`tracker(state)` follows a
-    board move by move: `probe(tile, frm, to)` gives the next h, `push()` makes the move), "pdb" (pattern-database
-    `orientations`), or None (the generic search calls h on every state).
-    """
-
-    name: str
-    kernel: str | None
-
-    def __call__(self, state) -> int: ...
-
-
-@dataclass(frozen=True)
 class Heuristic:
     """A heuristic by name: what it is, and per puzzle kind it applies to, the "module:function" (in this package)
     that builds its Estimator for a puzzle, imported only when it is used (a command-line call imports only what it
     needs)."""
 
-    name: str
-    title: str
-    description: str
-    builders: dict
+    def __init__(self, name, title, description, builders):
+        self.name = name
+        self.title = title
+        self.description = description
+        self.builders = builders
 
     @property
     def kinds(self) -> frozenset:
         return frozenset(self.builders)
 
-    def build(self, puzzle) -> Estimator:
+    def build(self, puzzle):
+        """The Estimator of this heuristic for `puzzle` (a kind it applies to)."""
         module, function = self.builders[puzzle.kind].split(":")
         return getattr(importlib.import_module(f"{__name__}.{module}"), function)(puzzle)
 

@@ -7,7 +7,6 @@ blank. Solvability is decided by permutation parity, so an unsolvable position i
 from __future__ import annotations
 
 import math
-import random
 import re
 from functools import lru_cache
 
@@ -143,7 +142,8 @@ class SlidingPuzzle:
     def _checked(self, cells, what):
         cells = tuple(cells)
         if len(cells) != self.size or sorted(cells) != list(range(self.size)):
-            raise InvalidBoard(f"the {what} must hold 0..{self.size - 1} exactly once on a {self.rows}x{self.cols} board")
+            raise InvalidBoard(f"the {what} must hold 0..{self.size - 1} exactly once on a "
+                               f"{self.rows}x{self.cols} board")
         return cells
 
     @classmethod
@@ -235,9 +235,12 @@ class SlidingPuzzle:
         return self.blank_distance() % 2
 
 
-def random_position(rows: int, cols: int, goal=None, rng: random.Random | None = None) -> tuple[int, ...]:
-    """A uniformly random position that can reach `goal` (default goal if None)."""
-    rng = rng or random.Random()
+def random_position(rows: int, cols: int, goal=None, rng=None) -> tuple[int, ...]:
+    """A uniformly random position that can reach `goal` (default goal if None), drawn with `rng` (a
+    random.Random; default: a fresh one)."""
+    if rng is None:
+        import random
+        rng = random.Random()
     goal = tuple(goal) if goal is not None else default_goal(rows, cols)
     cells = list(goal)
     rng.shuffle(cells)

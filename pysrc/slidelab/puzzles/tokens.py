@@ -18,7 +18,6 @@ import math
 import re
 import string
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import InvalidBoard, Unsolvable
@@ -43,16 +42,16 @@ _ROW_SPLIT = re.compile(r"\s*(?:/|\n|;)\s*")
 _CELL_GAPS = re.compile(r"[\s,]+")
 
 
-@dataclass(frozen=True)
 class Preset:
     """A named token puzzle: start and goal board texts and the move rule."""
 
-    name: str
-    title: str
-    board: str
-    goal: str
-    rule: str
-    description: str
+    def __init__(self, name, title, board, goal, rule, description):
+        self.name = name
+        self.title = title
+        self.board = board
+        self.goal = goal
+        self.rule = rule
+        self.description = description
 
     def as_dict(self) -> dict:
         return {"name": self.name, "title": self.title, "puzzle": self.name, "board": self.board,

@@ -6,23 +6,26 @@ returns a search generator (see control.py). Optimal algorithms return shortest 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
 
-
-@dataclass(frozen=True)
 class Algorithm:
-    name: str
-    title: str
-    description: str
-    optimal: bool
-    uses_heuristic: bool
-    start: Callable
-    all_solutions: bool = False  # can enumerate every shortest solution
-    kinds: frozenset = frozenset({"sliding", "tokens"})  # puzzle kinds it solves
-    exhaustive: bool = True  # ends on an unreachable goal (False: depth-first, it deepens for ever)
-    waits_for_tables: bool = True  # with auto or pdb, worth building or fetching pattern databases first (quick:
-    # it answers at once with the tables at hand)
+    """A search algorithm by name: what it is (title, a one-line description), whether its paths are shortest
+    (`optimal`), whether it takes a heuristic, `start(puzzle, heuristic, limits, options)` giving its search generator,
+    whether it can list every shortest solution, the puzzle kinds it solves, whether it ends on an unreachable goal
+    (`exhaustive`; depth-first searches deepen for ever), and whether it is worth waiting for pattern databases first
+    (with auto or pdb; quick answers at once with the tables at hand)."""
+
+    def __init__(self, name, title, description, optimal, uses_heuristic, start, all_solutions=False,
+                 kinds=frozenset({"sliding", "tokens"}), exhaustive=True, waits_for_tables=True):
+        self.name = name
+        self.title = title
+        self.description = description
+        self.optimal = optimal
+        self.uses_heuristic = uses_heuristic
+        self.start = start
+        self.all_solutions = all_solutions
+        self.kinds = kinds
+        self.exhaustive = exhaustive
+        self.waits_for_tables = waits_for_tables
 
 
 def _bfs(puzzle, heuristic, limits, options):

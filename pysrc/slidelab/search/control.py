@@ -14,8 +14,6 @@ ends (contour.py).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-
 from ..errors import Cancelled, SearchLimit, TooLarge
 
 NO_PATH = "the goal cannot be reached from this position (the search space was exhausted)"
@@ -24,7 +22,6 @@ CHECK_EVERY = 4096  # nodes between two looks at the clock (a power of two: test
 MAX_STORED = 1_000_000  # states an algorithm that keeps them (BFS, A*, explore) may hold: a few hundred MB at most
 
 
-@dataclass
 class Stats:
     """Statistics with one meaning for every algorithm (see README, "Statistics").
 
@@ -35,12 +32,13 @@ class Stats:
     frontier, or the longest open list).
     """
 
-    expanded: int = 0
-    generated: int = 0
-    stored: int = 0
-    elapsed_s: float = 0.0
-    iterations: list = field(default_factory=list)
-    open_peak: int | None = None
+    def __init__(self, expanded=0, generated=0, stored=0, open_peak=None):
+        self.expanded = expanded
+        self.generated = generated
+        self.stored = stored
+        self.elapsed_s = 0.0
+        self.iterations = []
+        self.open_peak = open_peak
 
     def as_dict(self) -> dict:
         d = {"expanded": self.expanded, "generated": self.generated, "stored": self.stored,
@@ -52,25 +50,27 @@ class Stats:
         return d
 
 
-@dataclass
 class SearchResult:
-    """A path (list of moves) from start to goal, with whether it is proved shortest, and statistics."""
+    """A path (list of moves) from start to goal, with whether it is proved shortest, and statistics; `solutions`
+    every shortest path when they were asked for, `extra` what an algorithm adds to the answer."""
 
-    moves: list
-    optimal: bool
-    stats: Stats
-    solutions: list | None = None
-    extra: dict = field(default_factory=dict)
+    def __init__(self, moves, optimal, stats, solutions=None, extra=None):
+        self.moves = moves
+        self.optimal = optimal
+        self.stats = stats
+        self.solutions = solutions
+        self.extra = {} if extra is None else extra
 
 
-@dataclass
 class Limits:
-    """Node, time and memory limits; `check` raises SearchLimit when one is exceeded, `check_stored` TooLarge."""
+    """Node, time and memory limits; `check` raises SearchLimit when one is exceeded, `check_stored` TooLarge.
+    The time limit counts from `started` (default: now)."""
 
-    max_nodes: int | None = None
-    max_seconds: float | None = None
-    started: float = field(default_factory=time.perf_counter)
-    max_stored: int = MAX_STORED
+    def __init__(self, max_nodes=None, max_seconds=None, started=None, max_stored=MAX_STORED):
+        self.max_nodes = max_nodes
+        self.max_seconds = max_seconds
+        self.started = time.perf_counter() if started is None else started
+        self.max_stored = max_stored
 
     def check(self, nodes: int, now: float) -> None:
         if self.max_nodes is not None and nodes > self.max_nodes:

@@ -13,22 +13,23 @@ per-(blank, target, tile) changes of the int.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..errors import TooLarge
 from .control import Meter, Stats
 
 MAX_POSITIONS = 2_000_000  # explore refuses puzzles with more positions (the 2x5 board's 1,814,400 take seconds)
 
 
-@dataclass
 class ExploreResult:
-    """depths[d] positions are d moves from the goal; `farthest` holds every position at the largest depth."""
+    """depths[d] positions are d moves from the goal; `farthest` holds every position at the largest depth;
+    `start_depth` is the start's distance from the goal (None when it cannot reach it); `extra` what an engine adds
+    to the answer."""
 
-    depths: list
-    farthest: list
-    stats: Stats
-    start_depth: int | None = None  # the start's distance from the goal, None when it cannot reach it
+    def __init__(self, depths, farthest, stats, start_depth=None, extra=None):
+        self.depths = depths
+        self.farthest = farthest
+        self.stats = stats
+        self.start_depth = start_depth
+        self.extra = {} if extra is None else extra
 
     @property
     def states(self) -> int:

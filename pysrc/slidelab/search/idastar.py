@@ -1,6 +1,6 @@
 """IDA*: depth-first contours bounded by f = g + h, the bound raised until the goal is found (contour.py).
 
-`idastar` picks the kernel the heuristic declares (`Estimator.kernel`, see heuristics/__init__.py) on sliding
+`idastar` picks the kernel the heuristic declares (`Estimator.kernel`, heuristics/estimator.py) on sliding
 puzzles: per-tile tables (tile_table_idastar.py), a move-by-move tracker (incremental_idastar.py) or pattern
 databases (pdb_idastar.py); every other case runs `generic_idastar` here, for any puzzle interface and any h(state).
 All of them are the same algorithm, tested against each other: they never undo the previous move and step the bound

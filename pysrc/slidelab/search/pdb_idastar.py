@@ -27,6 +27,8 @@ from .control import CHECK_EVERY, Meter
 from .duplicate_walks import DUPLICATES
 
 RECURSE_SLACK = 4  # positions with bound - f <= this are searched by the recursive function, without yielding
+DUPLICATES_FROM = 12  # boards with fewer cells skip no duplicate walks: their searches are too short to repay the
+# automaton's tables (10 ms on 3x3, against a search of a few hundred positions)
 COUNT = 1 << 32  # one counter holds expanded * COUNT + generated
 
 
@@ -138,7 +140,8 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
     lookups = orients * 2 if len(orients) == 1 else orients  # one orientation is simply looked up twice
     board = list(puzzle.start)
     b0 = board.index(0)
-    root = _cached_move_tables(puzzle, lookups, {} if all_solutions else DUPLICATES)[b0]
+    pruned = {} if all_solutions or puzzle.size < DUPLICATES_FROM else DUPLICATES
+    root = _cached_move_tables(puzzle, lookups, pruned)[b0]
     ixs = [o.indices(board) for o in lookups]  # per lookup, its groups' table indices
     hs0 = [o.value(board) for o in lookups]
     start_h = max(hs0)

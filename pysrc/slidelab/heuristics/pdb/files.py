@@ -18,7 +18,6 @@ import os
 import struct
 import sys
 import zlib
-from pathlib import Path
 
 from ...errors import InvalidBoard
 from .builder import QUICK_BUILD_PATTERNS, build
@@ -81,15 +80,33 @@ def install(data) -> str:
     return name
 
 
-def cache_dir() -> Path:
+def cache_dir() -> str:
     """Where the CLI keeps built tables: $SLIDELAB_PDB_DIR, else the user's cache folder."""
     if os.environ.get(ENV_DIR):
-        return Path(os.environ[ENV_DIR])
+        return os.environ[ENV_DIR]
     if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        base = Path(os.environ["LOCALAPPDATA"])
+        base = os.environ["LOCALAPPDATA"]
     else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "slidelab" / "pdb"
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "slidelab", "pdb")
+
+
+def _read(path):
+    """A file's bytes, or None when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _write(path, data) -> None:
+    """Write a file whole or not at all (through a temporary file beside it)."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
 
 
 def load(name, rows, cols, cells, directory=None, may_build=False, progress=None):
@@ -98,12 +115,8 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
     table = _TABLES.get(name)
     if table is not None:
         return table
-    folder = Path(directory) if directory is not None else cache_dir()
-    path = folder / name
-    try:
-        data = path.read_bytes()
-    except OSError:
-        data = None
+    path = os.path.join(cache_dir() if directory is None else directory, name)
+    data = _read(path)
     if data is not None:
         try:
             _, table = decode(data)
@@ -115,10 +128,7 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
             return None
         table = build(rows, cols, cells, progress)
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(encode(rows, cols, cells, table))
-            tmp.replace(path)
+            _write(path, encode(rows, cols, cells, table))
         except OSError:
             pass  # a read-only cache only costs a rebuild next time
     _TABLES[name] = table
@@ -127,8 +137,8 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
 
 def is_ready(name, rows, cols, cells, directory=None) -> bool:
     """Whether a table is in memory, in the cache folder, or small enough to build at once."""
-    folder = Path(directory) if directory is not None else cache_dir()
-    return name in _TABLES or (folder / name).is_file() or placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS
+    return (name in _TABLES or os.path.isfile(os.path.join(cache_dir() if directory is None else directory, name))
+            or placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS)
 
 
 def ensure_table(name, rows, cols, cells, directory=None, progress=None) -> None:
@@ -136,21 +146,18 @@ def ensure_table(name, rows, cols, cells, directory=None, progress=None) -> None
     load(name, rows, cols, cells, directory, may_build=True, progress=progress)
 
 
-def write_files(rows, cols, directory, progress=None) -> list[Path]:
+def write_files(rows, cols, directory, progress=None) -> list[str]:
     """Build (or reuse) the standard tables for a rows x cols board with the blank in a corner and write them as
     files into `directory`; returns their paths. This is what the site build serves to the browser."""
     r2, c2, _ = canonical_frame(rows, cols, 0)
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for cells in dict.fromkeys(cells for part in default_partitions(r2, c2, 0) for cells in part):
         name = table_name(r2, c2, cells)
         table = load(name, r2, c2, cells, may_build=True, progress=progress)  # from memory or the cache folder
-        path = folder / name
-        cached = cache_dir() / name
         # the cache file is already encoded (compressing again costs seconds per table)
-        data = cached.read_bytes() if cached.is_file() else encode(r2, c2, cells, table)
-        if not path.exists() or path.read_bytes() != data:
-            path.write_bytes(data)
+        data = _read(os.path.join(cache_dir(), name)) or encode(r2, c2, cells, table)
+        path = os.path.join(directory, name)
+        if _read(path) != data:
+            _write(path, data)
         paths.append(path)
     return paths

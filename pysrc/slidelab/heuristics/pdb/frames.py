@@ -78,10 +78,10 @@ def group_manhattan(rows, cols, cells) -> bytes:
     """For every table index, the sum of the group's tiles' Manhattan distances (unused indices included)."""
     n = rows * cols
     dist = [[abs(p // cols - c // cols) + abs(p % cols - c % cols) for p in range(n)] for c in cells]
-    add = [bytes((x + d) & 255 for x in range(256)) for d in range(256)]
     result = bytes(dist[0])  # tile 0 is the lowest digit of the index
     for i in range(1, len(cells)):
-        result = b"".join(result.translate(add[dist[i][p]]) for p in range(n))
+        # translating by bytes(range(d, 256)) + bytes(range(d)) adds d to every byte
+        result = b"".join(result.translate(bytes(range(d, 256)) + bytes(range(d))) for d in dist[i])
     return result
 
 

@@ -1,0 +1,58 @@
+"""Whole-process time of the `slidelab` command on easy positions, next to a bare Python start (docs/benchmarks.md,
+"Command line").
+
+    python3 bench/bench_cli.py [--runs N] [--python PATH]
+
+Each command runs N times, in turn with the others (so a busy moment hurts every command alike); the median wall
+time of each is printed with its ratio to `python -c pass`. The pattern databases the solves need are built once
+first, into a temporary cache folder, as a user's first call would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+COMMANDS = [
+    ("python -c pass", ["-c", "pass"]),
+    ("import slidelab.cli", ["-c", "import slidelab.cli"]),
+    ("solve 3x3, 1 move", ["-m", "slidelab", "solve", "1 2 3/4 5 6/7 0 8"]),
+    ("solve 3x3, 31 moves", ["-m", "slidelab", "solve", "8 6 7/2 5 4/3 0 1"]),
+    ("solve knights, 16 moves", ["-m", "slidelab", "solve", "--puzzle", "knights"]),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--python", default=sys.executable, help="the interpreter to time (default: this one)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "pysrc"), SLIDELAB_PDB_DIR=cache)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode cached (the warm-up writes it)
+        for _, command in COMMANDS:  # warm: tables built and cached, files in the page cache
+            subprocess.run([args.python, *command], env=env, check=True, capture_output=True)
+        times = {name: [] for name, _ in COMMANDS}
+        for _ in range(args.runs):
+            for name, command in COMMANDS:
+                started = time.perf_counter()
+                subprocess.run([args.python, *command], env=env, check=True, capture_output=True)
+                times[name].append(time.perf_counter() - started)
+    base = statistics.median(times[COMMANDS[0][0]])
+    print(f"{args.python}, median of {args.runs} runs")
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"{name:<26} {median * 1000:7.1f} ms   {median / base:4.2f} x python -c pass")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
