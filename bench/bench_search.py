@@ -18,7 +18,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "pysrc")
 
 from slidelab.heuristics import get_heuristic  # noqa: E402
 from slidelab.puzzles.sliding import SlidingPuzzle, default_goal  # noqa: E402
-from slidelab.search.astar import astar  # noqa: E402
+from slidelab.search.best_first import best_first  # noqa: E402
 from slidelab.search.bfs import bfs  # noqa: E402
 from slidelab.search.bidirectional import bidirectional  # noqa: E402
 from slidelab.search.control import Limits, run  # noqa: E402
@@ -80,7 +80,7 @@ def main() -> None:
     q = SlidingPuzzle.from_text("7 8 2/6 3 4/5 0 1")
     for name in ("zero", "misplaced", "manhattan"):
         h = get_heuristic(name, q)
-        t, r = timed(lambda: astar(q, h, Limits()), min(runs, 3))
+        t, r = timed(lambda: best_first(q, h, Limits()), min(runs, 3))
         line(f"A* {name} 7 8 2/6 3 4/5 0 1", t, f"{len(r.moves)} moves, expanded (closed) {r.stats.expanded:,}, "
              f"open list peak {r.stats.open_peak:,}")
 

@@ -103,8 +103,8 @@ def solve_steps(request: dict):
 
 
 def _solve_setup(request):
-    """(puzzle, algorithm, heuristic name) of a solve request, every name checked; the heuristic is "zero" for an
-    algorithm that uses none."""
+    """(puzzle, algorithm, heuristic name, weight) of a solve request, every name checked; the heuristic is "zero"
+    for an algorithm that uses none, the weight None for one that takes none (else the request's or the default)."""
     puzzle = make_puzzle(request)
     name = _option(request, "algorithm", str, DEFAULT_ALGORITHM)
     algorithm = ALGORITHMS.get(name)
@@ -118,11 +118,16 @@ def _solve_setup(request):
         heuristic_name = "zero"
     elif puzzle.kind not in spec.kinds:
         raise InvalidBoard(f"the {heuristic_name} heuristic does not apply to {puzzle.kind} puzzles")
-    return puzzle, algorithm, heuristic_name
+    if algorithm.default_weight is None:
+        if request.get("weight") is not None:
+            raise InvalidBoard(f"a weight is for weighted A* (f = g + W * h); {name} takes none")
+        return puzzle, algorithm, heuristic_name, None
+    weight = float(_option(request, "weight", float, algorithm.default_weight))
+    return puzzle, algorithm, heuristic_name, int(weight) if weight.is_integer() else weight
 
 
 def _solve(request):
-    puzzle, algorithm, heuristic_name = _solve_setup(request)
+    puzzle, algorithm, heuristic_name, weight = _solve_setup(request)
     name = algorithm.name
     heuristic = get_heuristic(heuristic_name, puzzle)
     all_solutions = _option(request, "all_solutions", bool, False)
@@ -131,7 +136,7 @@ def _solve(request):
         raise InvalidBoard(f"{name} finds one solution; all shortest solutions are listed by: {able}")
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     puzzle.check_solvable()
-    options = {"all_solutions": all_solutions}
+    options = {"all_solutions": all_solutions, "weight": weight}
     if puzzle.kind == "tokens" and not algorithm.exhaustive:
         result = yield from _probe_then_prove(puzzle, algorithm, heuristic, limits, options)
     else:
@@ -151,6 +156,8 @@ def _solve(request):
         answer["solutions"] = [_move_record(s) for s in sols[:MAX_SOLUTIONS]]
     if algorithm.uses_heuristic and heuristic_name == "auto":
         answer["heuristic_used"] = heuristic.name  # which one auto chose
+    if weight is not None:
+        answer["weight"] = weight
     answer.update(result.extra)
     return answer
 
@@ -281,7 +288,7 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None) -> d
             if not pdb.plan(puzzle):
                 raise InvalidBoard(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
         else:
-            puzzle, algorithm, heuristic_name = _solve_setup(request)
+            puzzle, algorithm, heuristic_name, _ = _solve_setup(request)
             uses = (algorithm.uses_heuristic and algorithm.waits_for_tables and puzzle.kind == "sliding"
                     and heuristic_name in ("auto", "pdb"))
             if heuristic_name == "pdb" and uses and not pdb.plan(puzzle):
@@ -326,13 +333,15 @@ def check(request: dict) -> dict:
 
 
 def describe() -> dict:
-    """Every algorithm and heuristic with a one-line description (for selectors and `--help`), the token-puzzle
-    presets and move rules."""
+    """Every algorithm and heuristic with a one-line description (for selectors and `--help`; an algorithm also says
+    whether its paths are shortest, whether it uses a heuristic, the puzzles it solves and the weight it takes by
+    default, null for none), the token-puzzle presets and move rules."""
     from .puzzles.tokens import PRESETS, RULE_DESCRIPTIONS
 
     return {
         "algorithms": [{"name": a.name, "title": a.title, "description": a.description, "optimal": a.optimal,
-                        "uses_heuristic": a.uses_heuristic, "puzzles": sorted(a.kinds)} for a in ALGORITHMS.values()],
+                        "uses_heuristic": a.uses_heuristic, "puzzles": sorted(a.kinds),
+                        "default_weight": a.default_weight} for a in ALGORITHMS.values()],
         "heuristics": [{"name": h.name, "title": h.title, "description": h.description,
                         "puzzles": sorted(h.kinds)} for h in HEURISTICS.values()],
         "presets": [p.as_dict() for p in PRESETS.values()],

@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
     solve.add_argument("--algorithm", default=api.DEFAULT_ALGORITHM, help="search algorithm (see below)")
     solve.add_argument("--heuristic", default=api.DEFAULT_HEURISTIC, help="heuristic for informed searches")
+    solve.add_argument("--weight", type=float, help="W of the weighted algorithm, f = g + W * h (default 2)")
     solve.add_argument("--all-solutions", action="store_true", help="list every shortest solution")
     solve.add_argument("--max-nodes", type=int, help="give up after expanding this many nodes (checked every few "
                        "thousand)")
@@ -101,13 +102,20 @@ def _exit_code(answer: dict) -> int:
     return {"invalid": EXIT_INVALID, "internal": EXIT_INTERNAL}.get(answer["error"]["code"], EXIT_NO_SOLUTION)
 
 
+def _method(answer: dict) -> str:
+    """The algorithm, with its weight and heuristic, as the text output names it: `astar with auto (pdb)`."""
+    method = answer["algorithm"] + (f" (W = {answer['weight']})" if "weight" in answer else "")
+    if answer.get("heuristic"):
+        method += f" with {answer['heuristic']}"
+    if answer.get("heuristic_used"):
+        method += f" ({answer['heuristic_used']})"
+    return method
+
+
 def _print_solve(answer: dict) -> None:
     kind = "optimal" if answer["optimal"] else "not necessarily shortest"
-    heuristic = f" with {answer['heuristic']}" if answer.get("heuristic") else ""
-    if answer.get("heuristic_used"):
-        heuristic += f" ({answer['heuristic_used']})"
     moves = "move" if answer["length"] == 1 else "moves"
-    print(f"{answer['length']} {moves} ({kind}), {answer['algorithm']}{heuristic}")
+    print(f"{answer['length']} {moves} ({kind}), {_method(answer)}")
     if not answer["optimal"] and "lower_bound" in answer:
         print(f"the shortest solution has at least {answer['lower_bound']} moves")
     print("moves: " + (" ".join(map(str, answer.get("notation", answer["moves"]))) or "(already solved)"))
