@@ -97,9 +97,10 @@ def test_greedy_and_weighted_answers_are_not_claimed_shortest():
     assert message == "a weight is for weighted A* (f = g + W * h); astar takes none"
 
 
-def test_describe_says_which_algorithms_are_shortest_and_take_a_weight():
+def test_describe_says_which_algorithms_are_shortest_take_a_weight_and_can_be_traced():
     algorithms = {a["name"]: a for a in api.describe()["algorithms"]}
     assert list(algorithms) == ["bfs", "bidirectional", "iddfs", "idastar", "astar", "greedy", "weighted", "quick"]
     assert [name for name, a in algorithms.items() if not a["optimal"]] == ["greedy", "weighted", "quick"]
     assert {name: a["default_weight"] for name, a in algorithms.items() if a["default_weight"]} == {"weighted": 2}
+    assert [name for name, a in algorithms.items() if not a["traceable"]] == ["quick"]
     assert algorithms["greedy"]["uses_heuristic"] and algorithms["greedy"]["puzzles"] == ["sliding", "tokens"]

@@ -2,7 +2,8 @@
 
 Each entry of ALGORITHMS says what the algorithm is and how to start it: `start(puzzle, heuristic, limits, options)`
 returns a search generator (see control.py). Optimal algorithms return shortest paths. The options: "all_solutions"
-(for those that can list them) and "weight" (weighted A*).
+(for those that can list them), "weight" (weighted A*), "record" (a trace.Recorder told every step, for those that
+can be traced).
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ class Algorithm:
     (`optimal`), whether it takes a heuristic, `start(puzzle, heuristic, limits, options)` giving its search generator,
     whether it can list every shortest solution, the puzzle kinds it solves, whether it ends on an unreachable goal
     (`exhaustive`; depth-first searches deepen for ever), whether it is worth waiting for pattern databases first
-    (with auto or pdb; quick answers at once with the tables at hand), and the weight W it uses by default when it
-    takes one (f = g + W * h; None: it takes none)."""
+    (with auto or pdb; quick answers at once with the tables at hand), the weight W it uses by default when it takes
+    one (f = g + W * h; None: it takes none) and whether it can be traced step by step (trace.py)."""
 
     def __init__(self, name, title, description, optimal, uses_heuristic, start, all_solutions=False,
-                 kinds=frozenset({"sliding", "tokens"}), exhaustive=True, waits_for_tables=True, default_weight=None):
+                 kinds=frozenset({"sliding", "tokens"}), exhaustive=True, waits_for_tables=True, default_weight=None,
+                 traceable=True):
         self.name = name
         self.title = title
         self.description = description
@@ -29,6 +31,7 @@ class Algorithm:
         self.exhaustive = exhaustive
         self.waits_for_tables = waits_for_tables
         self.default_weight = default_weight
+        self.traceable = traceable
 
 
 DEFAULT_WEIGHT = 2  # weighted A*'s W when none is given
@@ -36,37 +39,38 @@ DEFAULT_WEIGHT = 2  # weighted A*'s W when none is given
 
 def _bfs(puzzle, heuristic, limits, options):
     from .bfs import bfs
-    return bfs(puzzle, limits)
+    return bfs(puzzle, limits, record=options.get("record"))
 
 
 def _bidirectional(puzzle, heuristic, limits, options):
     from .bidirectional import bidirectional
-    return bidirectional(puzzle, limits)
+    return bidirectional(puzzle, limits, record=options.get("record"))
 
 
 def _iddfs(puzzle, heuristic, limits, options):
     from .iddfs import iddfs
-    return iddfs(puzzle, limits, all_solutions=options.get("all_solutions", False))
+    return iddfs(puzzle, limits, options.get("all_solutions", False), options.get("record"))
 
 
 def _idastar(puzzle, heuristic, limits, options):
     from .idastar import idastar
-    return idastar(puzzle, heuristic, limits, all_solutions=options.get("all_solutions", False))
+    return idastar(puzzle, heuristic, limits, options.get("all_solutions", False), options.get("record"))
 
 
 def _astar(puzzle, heuristic, limits, options):
     from .best_first import best_first
-    return best_first(puzzle, heuristic, limits)
+    return best_first(puzzle, heuristic, limits, record=options.get("record"))
 
 
 def _greedy(puzzle, heuristic, limits, options):
     from .best_first import best_first
-    return best_first(puzzle, heuristic, limits, 0, 1, reopen=False)
+    return best_first(puzzle, heuristic, limits, 0, 1, reopen=False, record=options.get("record"))
 
 
 def _weighted(puzzle, heuristic, limits, options):
     from .best_first import best_first
-    return best_first(puzzle, heuristic, limits, 1, options.get("weight", DEFAULT_WEIGHT), reopen=False)
+    return best_first(puzzle, heuristic, limits, 1, options.get("weight", DEFAULT_WEIGHT), reopen=False,
+                      record=options.get("record"))
 
 
 def _quick(puzzle, heuristic, limits, options):
@@ -98,6 +102,6 @@ ALGORITHMS = {
                   "the shortest.", False, True, _weighted, default_weight=DEFAULT_WEIGHT),
         Algorithm("quick", "Quick (not shortest)", "Solves the board line by line, the last 3x3 optimally: a "
                   "solution in a moment on any board, not necessarily shortest, shown with the best lower bound.",
-                  False, True, _quick, kinds=frozenset({"sliding"}), waits_for_tables=False),
+                  False, True, _quick, kinds=frozenset({"sliding"}), waits_for_tables=False, traceable=False),
     ]
 }

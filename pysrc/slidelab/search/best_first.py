@@ -13,6 +13,9 @@ gives shortest paths; with a consistent one (misplaced, Manhattan) every state i
 weighted A* are the textbook versions that never reopen a closed position (it keeps the cost CLOSED, below every g):
 no position is expanded twice, and their paths are not necessarily shortest. The goal is tested when a state leaves
 the open list.
+
+A search given a `record` (a trace.Recorder, see trace.py) tells it every step; untraced, that costs one test per
+position generated.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from .control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
 CLOSED = -1  # the cost of a closed position that is never reopened: no path is cheaper
 
 
-def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True):
+def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True, record=None):
     """Search generator: best-first on the priority g_weight * g + h_weight * h (A* by default); returns a
     SearchResult, optimal when `reopen` (A*'s rule; a shortest path with an admissible h), and raises Unsolvable when
     the goal cannot be reached. Progress events give A*'s f as `bound` (a lower bound on the path's length), and the g
@@ -39,15 +42,21 @@ def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True):
     parent = {start: None}  # state -> (state before it, move), None for the start
     heap = [(h_weight * h0, h0, 0, 0, start)]
     counter = 1
+    if record is not None:
+        record.root(start, h0)
     while heap:
         f, h, _, g, state = heappop(heap)
         if g > cost[state]:
             continue  # outdated: the state was reached more cheaply since (or closed, without reopening)
         if puzzle.is_goal(state):
+            if record is not None:
+                record.goal(state)
             stats.stored = len(cost)
             meter.finish()
             return SearchResult(_path(parent, state), reopen, stats)
         stats.expanded += 1
+        if record is not None:
+            record.expand(state, f)
         if not reopen:
             cost[state] = CLOSED
         g += 1
@@ -55,12 +64,18 @@ def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True):
         for move, child in moves_of(state):
             stats.generated += 1
             if cost.get(child, g + 1) <= g:
+                if record is not None:
+                    hc = heuristic(child)
+                    record.generate(child, g, "seen", hc, fg + h_weight * hc)
                 continue
             cost[child] = g
             parent[child] = (state, move)
             hc = heuristic(child)
-            heappush(heap, (fg + h_weight * hc, hc, counter, g, child))
+            fc = fg + h_weight * hc
+            heappush(heap, (fc, hc, counter, g, child))
             counter += 1
+            if record is not None:
+                record.generate(child, g, "added", hc, fc)
         if len(heap) > stats.open_peak:
             stats.open_peak = len(heap)
         if not stats.expanded % CHECK_EVERY and meter.due(stats.expanded, len(cost)):
