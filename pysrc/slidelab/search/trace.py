@@ -2,9 +2,10 @@
 
 `trace` runs an algorithm with a Recorder as its "record" option, and the search itself tells the recorder each step
 (best_first.py, bfs.py, bidirectional.py, and the generic IDA* of idastar.py, which IDDFS runs too). A traced IDA* or
-IDDFS is the generic search on every puzzle: its counts are those of the generic contour, which the sliding kernels
-match but for a few nodes in the last contour (README, "Statistics"). The answer (`api.trace` adds "ok", "algorithm",
-"heuristic", "puzzle", "board", "goal", "optimal" and, for weighted A*, "weight"):
+IDDFS is the generic search on every puzzle: its counts are those of the generic contour, not the sliding kernels'
+(they count a little differently, and with h = 0 never expand a position at the bound: README, "Statistics"). The
+answer (`api.trace` adds "ok", "algorithm", "heuristic", "puzzle", "board", "goal", "optimal" and, for weighted A*,
+"weight"):
 
     {"nodes": {"0": {"board": text, "parent": null, "move": null, "name": null, "g": 0, "h": 12},
                "1": {"board": text, "parent": "0", "move": 5, "name": "5", "g": 1, "h": 13}, ...},
