@@ -9,6 +9,7 @@ are shared, so CPU time is the steadier figure), and the counters that explain i
 from __future__ import annotations
 
 import argparse
+import json
 import pathlib
 import statistics
 import sys
@@ -16,9 +17,10 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "pysrc"))
 
+from slidelab import api  # noqa: E402
 from slidelab.heuristics import get_heuristic  # noqa: E402
 from slidelab.puzzles.sliding import SlidingPuzzle, default_goal  # noqa: E402
-from slidelab.search.astar import astar  # noqa: E402
+from slidelab.search.best_first import best_first  # noqa: E402
 from slidelab.search.bfs import bfs  # noqa: E402
 from slidelab.search.bidirectional import bidirectional  # noqa: E402
 from slidelab.search.control import Limits, run  # noqa: E402
@@ -80,12 +82,24 @@ def main() -> None:
     q = SlidingPuzzle.from_text("7 8 2/6 3 4/5 0 1")
     for name in ("zero", "misplaced", "manhattan"):
         h = get_heuristic(name, q)
-        t, r = timed(lambda: astar(q, h, Limits()), min(runs, 3))
+        t, r = timed(lambda: best_first(q, h, Limits()), min(runs, 3))
         line(f"A* {name} 7 8 2/6 3 4/5 0 1", t, f"{len(r.moves)} moves, expanded (closed) {r.stats.expanded:,}, "
              f"open list peak {r.stats.open_peak:,}")
 
     t, r = timed(lambda: iddfs(q, Limits()), min(runs, 3))
     line("IDDFS 7 8 2/6 3 4/5 0 1", t, f"{len(r.moves)} moves, expanded {r.stats.expanded:,}")
+
+    for board in (HARDEST, "7 8 2/6 3 4/5 0 1"):
+        b = SlidingPuzzle.from_text(board)
+        h = get_heuristic("manhattan", b)
+        for name, g_weight, h_weight in (("greedy", 0, 1), ("weighted A* (W = 2)", 1, 2)):
+            t, r = timed(lambda: best_first(b, h, Limits(), g_weight, h_weight, reopen=False), runs)
+            line(f"{name} manhattan {board}", t, f"{len(r.moves)} moves, expanded (closed) {r.stats.expanded:,}")
+
+    request = {"board": HARDEST, "algorithm": "astar", "heuristic": "manhattan"}
+    t, answer = timed(lambda: api.trace_steps(request), runs)
+    line(f"trace of A* manhattan {HARDEST}", t, f"{answer['expanded']:,} expansions (truncated), "
+         f"{len(answer['nodes']):,} nodes, {len(answer['steps']):,} steps, {len(json.dumps(answer)):,} bytes of JSON")
 
 
 if __name__ == "__main__":

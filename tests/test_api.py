@@ -34,6 +34,13 @@ def test_solve_answer_shape():
     ({"board": "1 0/2 3", "max_seconds": float("nan")}, "invalid"),
     ({"board": "1 0/2 3", "algorithm": "bfs", "heuristic": "magic"}, "invalid"),  # unused, still checked
     ({"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "max_nodes": 100}, "limit"),
+    ({"board": "1 0/2 3", "algorithm": "weighted", "weight": 0}, "invalid"),
+    ({"board": "1 0/2 3", "algorithm": "weighted", "weight": -1.5}, "invalid"),
+    ({"board": "1 0/2 3", "algorithm": "weighted", "weight": "2"}, "invalid"),
+    ({"board": "1 0/2 3", "algorithm": "weighted", "weight": float("inf")}, "invalid"),
+    ({"board": "1 0/2 3", "algorithm": "weighted", "weight": True}, "invalid"),
+    ({"board": "1 0/2 3", "algorithm": "astar", "weight": 2}, "invalid"),  # a weight is for weighted A* only
+    ({"board": "1 0/2 3", "algorithm": "greedy", "weight": 2}, "invalid"),
 ])
 def test_errors_are_answers(request_, code):
     answer = api.solve(request_)
@@ -76,3 +83,24 @@ def test_check_reports_solvability():
     assert api.check({"board": "1 2 3/4 5 6/8 7 0"})["solvable"] is False
     ok = api.check({"board": "1,2,3/4,5,6/7,_,8"})
     assert ok["solvable"] and ok["board"] == "1 2 3/4 5 6/7 0 8" and (ok["rows"], ok["cols"]) == (3, 3)
+
+
+def test_greedy_and_weighted_answers_are_not_claimed_shortest():
+    board = "7 8 2/6 3 4/5 0 1"  # 25 moves
+    greedy = api.solve({"board": board, "algorithm": "greedy", "heuristic": "manhattan"})
+    assert greedy["ok"] and greedy["optimal"] is False and greedy["length"] == 57 and "weight" not in greedy
+    for weight, length in [(None, 27), (2.0, 27), (1.5, 27), (3, 37)]:
+        answer = api.solve({"board": board, "algorithm": "weighted", "heuristic": "manhattan", "weight": weight})
+        assert answer["ok"] and answer["optimal"] is False and answer["length"] == length
+        assert answer["weight"] == (weight or 2) and type(answer["weight"]) is (float if weight == 1.5 else int)
+    message = api.solve({"board": board, "algorithm": "astar", "weight": 2})["error"]["message"]
+    assert message == "a weight is for weighted A* (f = g + W * h); astar takes none"
+
+
+def test_describe_says_which_algorithms_are_shortest_take_a_weight_and_can_be_traced():
+    algorithms = {a["name"]: a for a in api.describe()["algorithms"]}
+    assert list(algorithms) == ["bfs", "bidirectional", "iddfs", "idastar", "astar", "greedy", "weighted", "quick"]
+    assert [name for name, a in algorithms.items() if not a["optimal"]] == ["greedy", "weighted", "quick"]
+    assert {name: a["default_weight"] for name, a in algorithms.items() if a["default_weight"]} == {"weighted": 2}
+    assert [name for name, a in algorithms.items() if not a["traceable"]] == ["quick"]
+    assert algorithms["greedy"]["uses_heuristic"] and algorithms["greedy"]["puzzles"] == ["sliding", "tokens"]

@@ -49,6 +49,18 @@ def test_astar_text_reports_the_open_list(capsys):
     assert "expanded 875," in out and "open list peak" in out
 
 
+def test_greedy_and_weighted_from_the_command_line(capsys):
+    code, out, _ = slidelab(capsys, "solve", "7 8 2/6 3 4/5 0 1", "--algorithm", "weighted", "--weight", "3",
+                            "--heuristic", "manhattan")
+    assert code == 0 and out.startswith("37 moves (not necessarily shortest), weighted (W = 3) with manhattan\n")
+    code, out, _ = slidelab(capsys, "solve", "1 3 6/4 0 8/7 2 5", "--algorithm", "greedy", "--heuristic", "manhattan",
+                            "--json")
+    answer = json.loads(out)
+    assert code == 0 and answer["length"] == 32 and answer["optimal"] is False
+    code, _, err = slidelab(capsys, "solve", HARDEST, "--algorithm", "astar", "--weight", "2")
+    assert code == 2 and "a weight is for weighted A*" in err
+
+
 def test_all_solutions(capsys):
     code, out, _ = slidelab(capsys, "solve", HARDEST, "--heuristic", "manhattan", "--all-solutions", "--json")
     answer = json.loads(out)

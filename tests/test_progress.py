@@ -16,7 +16,7 @@ def report_at_every_check(monkeypatch):
     """Progress at every look at the clock, and a look at every node, so that small searches report too."""
     import importlib
     monkeypatch.setattr(control, "PROGRESS_INTERVAL", 0)
-    for name in ("bfs", "bidirectional", "astar", "idastar", "tile_table_idastar", "incremental_idastar",
+    for name in ("bfs", "bidirectional", "best_first", "idastar", "tile_table_idastar", "incremental_idastar",
                  "pdb_idastar", "explore"):
         module = importlib.import_module(f"slidelab.search.{name}")
         if hasattr(module, "CHECK_EVERY"):
@@ -49,7 +49,8 @@ def assert_schema(event):
 SOLVES = [(algorithm, heuristic, board)
           for algorithm, heuristic, board in [
               ("bfs", "auto", HARD_3X3), ("bidirectional", "auto", HARD_3X3), ("iddfs", "auto", "1 2 3/4 5 6/0 7 8"),
-              ("astar", "manhattan", HARD_3X3), ("idastar", "manhattan", HARD_3X3),
+              ("astar", "manhattan", HARD_3X3), ("greedy", "misplaced", HARD_3X3), ("weighted", "misplaced", HARD_3X3),
+              ("idastar", "manhattan", HARD_3X3),
               ("idastar", "misplaced", "4 1 3/7 2 5/0 8 6"), ("idastar", "linear_conflict", HARD_3X3),
               ("idastar", "walking_distance", HARD_3X3), ("idastar", "pdb", HARD_3X3),
               ("quick", "auto", "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 0 24"),
@@ -85,6 +86,16 @@ def test_explore_reports_progress_in_one_schema(request_):
     for event in events:
         assert_schema(event)
         assert "depth" in event
+
+
+def test_astar_reports_its_f_bound_greedy_and_weighted_the_depth_they_expand():
+    for algorithm, key in [("astar", "bound"), ("greedy", "depth"), ("weighted", "depth")]:
+        events, answer = events_of(api.solve_steps({"board": HARD_3X3, "algorithm": algorithm,
+                                                    "heuristic": "misplaced"}))
+        values = [e[key] for e in events]
+        assert len(values) > 10
+        if algorithm == "astar":  # misplaced tiles is consistent: f never goes down, up to the length
+            assert values == sorted(values) and values[-1] <= answer["length"] == 31
 
 
 def test_breadth_first_searches_report_the_depth_they_reached():

@@ -9,7 +9,7 @@ from slidelab.errors import Unsolvable
 from slidelab.heuristics import get_heuristic
 from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, format_board
 from slidelab.search import ALGORITHMS
-from slidelab.search.astar import astar
+from slidelab.search.best_first import best_first
 from slidelab.search.bfs import bfs
 from slidelab.search.bidirectional import bidirectional
 from slidelab.search.control import Limits, run
@@ -116,17 +116,81 @@ def test_uninformed_algorithms_on_random_3x3_positions(truth_3x3):
 
 def test_astar_with_three_heuristics():
     puzzle = SlidingPuzzle.from_text("7 8 2/6 3 4/5 0 1")
-    results = {h: run(astar(puzzle, get_heuristic(h, puzzle), Limits())) for h in ("zero", "misplaced", "manhattan")}
+    results = {h: run(best_first(puzzle, get_heuristic(h, puzzle), Limits()))
+               for h in ("zero", "misplaced", "manhattan")}
     for result in results.values():
         assert len(result.moves) == 25 and puzzle.replay(result.moves) == puzzle.goal
-    expanded = [results[h].stats.expanded for h in ("zero", "misplaced", "manhattan")]
-    assert expanded[0] > 5 * expanded[1] > 25 * expanded[2]  # 147,132 > 18,575 > 875 closed positions
+    assert [results[h].stats.expanded for h in ("zero", "misplaced", "manhattan")] == [147132, 18575, 875]
+    assert results["misplaced"].stats.as_dict() | {"elapsed_s": 0} == {
+        "expanded": 18575, "generated": 50352, "stored": 27923, "open_peak": 9421, "elapsed_s": 0}
     for result in results.values():
         s = result.stats
         assert s.generated >= s.expanded and s.stored >= s.open_peak > 0
     easy = SlidingPuzzle.from_text("1 2 3/7 4 6/5 0 8")
     for h in ("zero", "misplaced", "manhattan"):
-        assert len(run(astar(easy, get_heuristic(h, easy), Limits())).moves) == 5
+        assert len(run(best_first(easy, get_heuristic(h, easy), Limits())).moves) == 5
+
+
+MISLEADING = "1 3 6/4 0 8/7 2 5"  # 8 moves; Manhattan distance leads greedy search down a path of 32
+
+
+def not_shortest(name, board, heuristic="manhattan", **options):
+    """(moves, statistics) of greedy or weighted A*, whose paths replay to the goal but are not claimed shortest."""
+    puzzle = SlidingPuzzle.from_text(board)
+    result = run(ALGORITHMS[name].start(puzzle, get_heuristic(heuristic, puzzle), Limits(), options))
+    assert puzzle.replay(result.moves) == puzzle.goal and result.optimal is False
+    return len(result.moves), result.stats.expanded
+
+
+def test_a_misleading_heuristic_takes_greedy_search_the_long_way():
+    assert len(solve("astar", SlidingPuzzle.from_text(MISLEADING)).moves) == 8  # in 12 expansions
+    assert not_shortest("greedy", MISLEADING) == (32, 89)
+    assert not_shortest("greedy", MISLEADING, "misplaced") == (32, 193)
+    assert not_shortest("weighted", MISLEADING) == (8, 12)
+    assert not_shortest("greedy", "7 8 2/6 3 4/5 0 1") == (57, 378)  # A*: 25 moves, 875 expansions
+
+
+def test_weighted_astar_trades_length_for_expansions():
+    # the hardest position: A* with Manhattan distance expands 6,744 positions for 31 moves
+    assert [not_shortest("weighted", HARDEST, weight=w) for w in (1, 1.5, 2, 3)] == [
+        (31, 6744), (31, 566), (31, 384), (35, 449)]
+    assert not_shortest("greedy", HARDEST) == (47, 104)
+    assert not_shortest("weighted", "7 8 2/6 3 4/5 0 1") == (27, 203)  # the default weight, 2
+
+
+class CountingPuzzle(SlidingPuzzle):
+    """Counts how often each position is expanded (its moves listed)."""
+
+    def moves(self, state):
+        self.expansions[state] = self.expansions.get(state, 0) + 1
+        return super().moves(state)
+
+
+def test_greedy_and_weighted_never_reopen_and_stay_within_their_bound(truth_3x3):
+    rng = random.Random(11)
+    for cells in rng.sample(sorted(truth_3x3), 60):
+        for name, weight, heuristic in [("greedy", None, "manhattan"), ("greedy", None, "pdb"),
+                                        ("weighted", 2, "manhattan"), ("weighted", 1.5, "linear_conflict"),
+                                        ("weighted", 3, "pdb")]:
+            puzzle = CountingPuzzle(3, 3, cells)
+            puzzle.expansions = {}
+            h = get_heuristic(heuristic, SlidingPuzzle(3, 3, cells))
+            result = run(ALGORITHMS[name].start(puzzle, h, Limits(), {"weight": weight}))
+            assert puzzle.replay(result.moves) == puzzle.goal
+            assert set(puzzle.expansions.values()) <= {1}  # pdb is not consistent: A* would reopen
+            assert len(puzzle.expansions) == result.stats.expanded
+            if name == "weighted" and heuristic != "pdb":  # consistent: at most W times the shortest
+                assert len(result.moves) <= weight * truth_3x3[cells]
+
+
+def test_weight_one_is_astar_when_the_heuristic_is_consistent(truth_3x3):
+    rng = random.Random(12)
+    for cells in rng.sample(sorted(truth_3x3), 30):
+        puzzle = SlidingPuzzle(3, 3, cells)
+        h = get_heuristic("manhattan", puzzle)
+        astar = run(ALGORITHMS["astar"].start(puzzle, h, Limits(), {}))
+        weighted = run(ALGORITHMS["weighted"].start(puzzle, h, Limits(), {"weight": 1}))
+        assert weighted.moves == astar.moves and weighted.stats.expanded == astar.stats.expanded
 
 
 def test_bfs_on_the_hardest_position_stores_the_whole_space_and_bidirectional_far_less():
@@ -176,7 +240,7 @@ def test_any_goal():
 def test_unreachable_goal_exhausts_the_space():
     puzzle = SlidingPuzzle.from_text("2 1/3 0")  # the other parity: never reaches 1 2/3 0
     for search in (bfs(puzzle, Limits()), bidirectional(puzzle, Limits()),
-                   astar(puzzle, get_heuristic("manhattan", puzzle), Limits())):
+                   best_first(puzzle, get_heuristic("manhattan", puzzle), Limits())):
         with pytest.raises(Unsolvable, match="exhausted"):
             run(search)
 

@@ -5,7 +5,7 @@ Used by the browser worker and the CLI alike. Nothing here raises for bad input:
 or internal for a bug (an answer that does not replay, an unexpected exception): never a traceback.
 Long requests come in two forms: `solve(request)` runs to the end; `solve_steps(request)` is a generator yielding
 progress dicts and returning the answer, which the worker drives from an async loop so that it can cancel
-(likewise `explore` and `explore_steps`).
+(likewise `explore` and `explore_steps`, `trace` and `trace_steps`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import time
 from .errors import InvalidBoard, SearchLimit, SlideLabError, TooLarge, Unsolvable
 from .heuristics import HEURISTICS, get_heuristic, heuristic_spec
 from .heuristics import pdb
+from .puzzles import move_record
 from .puzzles.sliding import SlidingPuzzle, default_goal, parse_shape
 from .search import ALGORITHMS
 from .search.control import Limits, run
@@ -25,6 +26,7 @@ DEFAULT_HEURISTIC = "auto"
 MAX_SOLUTIONS = 1000  # all-solutions answers are cut here (the count is still exact up to it)
 PROBE_NODES = 20_000  # nodes a depth-first search of a token puzzle gets before its goal is proved reachable
 MAX_FARTHEST = 100  # explore answers list at most this many farthest positions ("farthest_count" has them all)
+MAX_TRACE_STEPS = 2000  # expansions a trace records at most (and by default): some thousand nodes, about a megabyte
 
 
 NO_RULE = "a sliding puzzle has no move rule: tiles slide into the blank (rules are for token puzzles)"
@@ -93,18 +95,14 @@ def make_puzzle(request: dict):
     raise InvalidBoard(f"unknown puzzle type '{kind}'; choose one of: sliding, {', '.join(PUZZLE_NAMES)}")
 
 
-def _move_record(moves):
-    return [list(m) if isinstance(m, tuple) else m for m in moves]  # token moves are [from, to]
-
-
 def solve_steps(request: dict):
     """Generator form of `solve`: yields progress dicts, returns the answer dict."""
     return (yield from _guarded(_solve(request)))
 
 
 def _solve_setup(request):
-    """(puzzle, algorithm, heuristic name) of a solve request, every name checked; the heuristic is "zero" for an
-    algorithm that uses none."""
+    """(puzzle, algorithm, heuristic name, weight) of a solve request, every name checked; the heuristic is "zero"
+    for an algorithm that uses none, the weight None for one that takes none (else the request's or the default)."""
     puzzle = make_puzzle(request)
     name = _option(request, "algorithm", str, DEFAULT_ALGORITHM)
     algorithm = ALGORITHMS.get(name)
@@ -118,11 +116,16 @@ def _solve_setup(request):
         heuristic_name = "zero"
     elif puzzle.kind not in spec.kinds:
         raise InvalidBoard(f"the {heuristic_name} heuristic does not apply to {puzzle.kind} puzzles")
-    return puzzle, algorithm, heuristic_name
+    if algorithm.default_weight is None:
+        if request.get("weight") is not None:
+            raise InvalidBoard(f"a weight is for weighted A* (f = g + W * h); {name} takes none")
+        return puzzle, algorithm, heuristic_name, None
+    weight = float(_option(request, "weight", float, algorithm.default_weight))
+    return puzzle, algorithm, heuristic_name, int(weight) if weight.is_integer() else weight
 
 
 def _solve(request):
-    puzzle, algorithm, heuristic_name = _solve_setup(request)
+    puzzle, algorithm, heuristic_name, weight = _solve_setup(request)
     name = algorithm.name
     heuristic = get_heuristic(heuristic_name, puzzle)
     all_solutions = _option(request, "all_solutions", bool, False)
@@ -131,7 +134,7 @@ def _solve(request):
         raise InvalidBoard(f"{name} finds one solution; all shortest solutions are listed by: {able}")
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     puzzle.check_solvable()
-    options = {"all_solutions": all_solutions}
+    options = {"all_solutions": all_solutions, "weight": weight}
     if puzzle.kind == "tokens" and not algorithm.exhaustive:
         result = yield from _probe_then_prove(puzzle, algorithm, heuristic, limits, options)
     else:
@@ -140,19 +143,31 @@ def _solve(request):
     if not puzzle.is_goal(final):  # every answer is checked by replaying it
         return error("internal", f"{name} returned a path that does not reach the goal")
     answer = {"ok": True, "length": len(result.moves), "optimal": result.optimal,
-              "moves": _move_record(result.moves), "algorithm": name,
+              "moves": [move_record(m) for m in result.moves], "algorithm": name,
               "heuristic": heuristic_name if algorithm.uses_heuristic else None,
               "stats": result.stats.as_dict()}
-    if puzzle.kind == "tokens":  # token moves, readable (a sliding move is already the tile's number)
-        answer["notation"] = [puzzle.move_name(m) for m in result.moves]
+    _add_notation(answer, puzzle, result.moves)
     if all_solutions:
         sols = result.solutions or [result.moves]
         answer["solution_count"] = len(sols)
-        answer["solutions"] = [_move_record(s) for s in sols[:MAX_SOLUTIONS]]
-    if algorithm.uses_heuristic and heuristic_name == "auto":
-        answer["heuristic_used"] = heuristic.name  # which one auto chose
+        answer["solutions"] = [[move_record(m) for m in s] for s in sols[:MAX_SOLUTIONS]]
+    _describe_method(answer, heuristic, weight)
     answer.update(result.extra)
     return answer
+
+
+def _add_notation(answer, puzzle, moves) -> None:
+    """Token moves, readable, as "notation" (a sliding move is already the tile's number)."""
+    if puzzle.kind == "tokens":
+        answer["notation"] = [puzzle.move_name(m) for m in moves]
+
+
+def _describe_method(answer, heuristic, weight) -> None:
+    """Add to an answer which heuristic auto chose and the weight of weighted A*."""
+    if answer["heuristic"] == "auto":
+        answer["heuristic_used"] = heuristic.name
+    if weight is not None:
+        answer["weight"] = weight
 
 
 def _probe_then_prove(puzzle, algorithm, heuristic, limits, options):
@@ -198,6 +213,45 @@ def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
     "max_seconds"?} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ...}."""
     try:
         return run(solve_steps(request), on_progress, should_cancel)
+    except SlideLabError as e:
+        return error(e.code, str(e))
+
+
+def trace_steps(request: dict):
+    """Generator form of `trace`: yields progress dicts, returns the answer dict."""
+    return (yield from _guarded(_trace(request)))
+
+
+def _trace(request):
+    puzzle, algorithm, heuristic_name, weight = _solve_setup(request)
+    if not algorithm.traceable:
+        able = ", ".join(a.name for a in ALGORITHMS.values() if a.traceable)
+        raise InvalidBoard(f"{algorithm.name} cannot be traced; these can: {able}")
+    max_steps = _option(request, "max_steps", int, MAX_TRACE_STEPS)
+    if max_steps > MAX_TRACE_STEPS:
+        raise InvalidBoard(f"'max_steps' is at most {MAX_TRACE_STEPS:,} (a trace records every node)")
+    heuristic = get_heuristic(heuristic_name, puzzle)
+    puzzle.check_solvable()
+    from .search.trace import trace as trace_search  # only traces pay for importing it
+
+    recorded = yield from trace_search(puzzle, algorithm, heuristic, max_steps, {"weight": weight})
+    answer = {"ok": True, "algorithm": algorithm.name,
+              "heuristic": heuristic_name if algorithm.uses_heuristic else None, "puzzle": puzzle.kind,
+              "board": puzzle.format(puzzle.start), "goal": puzzle.format(puzzle.goal), "optimal": algorithm.optimal}
+    _describe_method(answer, heuristic, weight)
+    answer.update(recorded)
+    if recorded["moves"] is not None:
+        _add_notation(answer, puzzle, recorded["moves"])
+    return answer
+
+
+def trace(request: dict, on_progress=None, should_cancel=None) -> dict:
+    """Trace a search step by step: a solve request ({"board", "goal"?, "puzzle"?, "rule"?, "algorithm"?,
+    "heuristic"?, "weight"?}) with "max_steps"? (the expansions recorded, at most and by default 2,000) ->
+    {"ok": true, "nodes", "steps", "expanded", "truncated", "length", "solution", "stats", ...}; the format is
+    described in search/trace.py (and the README)."""
+    try:
+        return run(trace_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
         return error(e.code, str(e))
 
@@ -281,7 +335,7 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None) -> d
             if not pdb.plan(puzzle):
                 raise InvalidBoard(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
         else:
-            puzzle, algorithm, heuristic_name = _solve_setup(request)
+            puzzle, algorithm, heuristic_name, _ = _solve_setup(request)
             uses = (algorithm.uses_heuristic and algorithm.waits_for_tables and puzzle.kind == "sliding"
                     and heuristic_name in ("auto", "pdb"))
             if heuristic_name == "pdb" and uses and not pdb.plan(puzzle):
@@ -326,13 +380,15 @@ def check(request: dict) -> dict:
 
 
 def describe() -> dict:
-    """Every algorithm and heuristic with a one-line description (for selectors and `--help`), the token-puzzle
-    presets and move rules."""
+    """Every algorithm and heuristic with a one-line description (for selectors and `--help`; an algorithm also says
+    whether its paths are shortest, whether it uses a heuristic, the puzzles it solves, the weight it takes by default
+    (null for none) and whether it can be traced), the token-puzzle presets and move rules."""
     from .puzzles.tokens import PRESETS, RULE_DESCRIPTIONS
 
     return {
         "algorithms": [{"name": a.name, "title": a.title, "description": a.description, "optimal": a.optimal,
-                        "uses_heuristic": a.uses_heuristic, "puzzles": sorted(a.kinds)} for a in ALGORITHMS.values()],
+                        "uses_heuristic": a.uses_heuristic, "puzzles": sorted(a.kinds),
+                        "default_weight": a.default_weight, "traceable": a.traceable} for a in ALGORITHMS.values()],
         "heuristics": [{"name": h.name, "title": h.title, "description": h.description,
                         "puzzles": sorted(h.kinds)} for h in HEURISTICS.values()],
         "presets": [p.as_dict() for p in PRESETS.values()],

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import textwrap
@@ -38,27 +39,38 @@ def _catalogue(items) -> str:
                                    subsequent_indent=" " * 20) for i in items)
 
 
+def _search_parser(sub, name, help, description):
+    """A subcommand that runs a search: the board, the goal, the puzzle and how to search it (solve and trace)."""
+    parser = sub.add_parser(
+        name, help=help, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=f"{description} BOARD is rows separated by '/', e.g. '8 6 7/2 5 4/3 0 1'; token boards have one "
+                    "character per cell (a letter a piece, '.' empty, '#' removed), e.g. 'BBB/.../.../WWW'.",
+        epilog=f"algorithms:\n{_catalogue(api.ALGORITHMS.values())}\n\nheuristics:\n{_catalogue(HEURISTICS.values())}")
+    parser.add_argument("board", nargs="?", help="the start position (a token preset has its own)")
+    parser.add_argument("--goal", help="the goal position (default: 1..N-1, blank bottom right; a preset's goal)")
+    parser.add_argument("--puzzle", default="sliding", help=_PUZZLE_HELP)
+    parser.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
+    parser.add_argument("--algorithm", default=api.DEFAULT_ALGORITHM, help="search algorithm (see below)")
+    parser.add_argument("--heuristic", default=api.DEFAULT_HEURISTIC, help="heuristic for informed searches")
+    parser.add_argument("--weight", type=float, help="W of the weighted algorithm, f = g + W * h (default 2)")
+    return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="slidelab", description="Solve sliding-tile and token puzzles optimally.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    solve = sub.add_parser(
-        "solve", help="find a shortest solution",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Find a shortest solution. BOARD is rows separated by '/', e.g. '8 6 7/2 5 4/3 0 1'; token "
-                    "boards have one character per cell (a letter a piece, '.' empty, '#' removed), e.g. "
-                    "'BBB/.../.../WWW'.",
-        epilog=f"algorithms:\n{_catalogue(api.ALGORITHMS.values())}\n\nheuristics:\n{_catalogue(HEURISTICS.values())}")
-    solve.add_argument("board", nargs="?", help="the start position (a token preset has its own)")
-    solve.add_argument("--goal", help="the goal position (default: 1..N-1, blank bottom right; a preset's goal)")
-    solve.add_argument("--puzzle", default="sliding", help=_PUZZLE_HELP)
-    solve.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
-    solve.add_argument("--algorithm", default=api.DEFAULT_ALGORITHM, help="search algorithm (see below)")
-    solve.add_argument("--heuristic", default=api.DEFAULT_HEURISTIC, help="heuristic for informed searches")
+    solve = _search_parser(sub, "solve", "find a shortest solution", "Find a shortest solution.")
     solve.add_argument("--all-solutions", action="store_true", help="list every shortest solution")
     solve.add_argument("--max-nodes", type=int, help="give up after expanding this many nodes (checked every few "
                        "thousand)")
     solve.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
+    trace = _search_parser(sub, "trace", "show a search step by step",
+                           "Show what a search does, step by step: each position expanded, its children and what "
+                           "became of them, until the goal (or --max-steps expansions).")
+    trace.add_argument("--max-steps", type=int, help=f"expansions recorded (default and most: "
+                       f"{api.MAX_TRACE_STEPS:,})")
+    trace.add_argument("--json", action="store_true", help="print one JSON object (the trace format in the README)")
     explore = sub.add_parser(
         "explore", help="explore every position that can reach the goal",
         description="Breadth-first search of the whole state space from the goal: how many positions can reach "
@@ -101,16 +113,26 @@ def _exit_code(answer: dict) -> int:
     return {"invalid": EXIT_INVALID, "internal": EXIT_INTERNAL}.get(answer["error"]["code"], EXIT_NO_SOLUTION)
 
 
+def _n_moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
+def _method(answer: dict) -> str:
+    """The algorithm, with its weight and heuristic, as the text output names it: `astar with auto (pdb)`."""
+    method = answer["algorithm"] + (f" (W = {answer['weight']})" if "weight" in answer else "")
+    if answer.get("heuristic"):
+        method += f" with {answer['heuristic']}"
+    if answer.get("heuristic_used"):
+        method += f" ({answer['heuristic_used']})"
+    return method
+
+
 def _print_solve(answer: dict) -> None:
     kind = "optimal" if answer["optimal"] else "not necessarily shortest"
-    heuristic = f" with {answer['heuristic']}" if answer.get("heuristic") else ""
-    if answer.get("heuristic_used"):
-        heuristic += f" ({answer['heuristic_used']})"
-    moves = "move" if answer["length"] == 1 else "moves"
-    print(f"{answer['length']} {moves} ({kind}), {answer['algorithm']}{heuristic}")
+    print(f"{_n_moves(answer['length'])} ({kind}), {_method(answer)}")
     if not answer["optimal"] and "lower_bound" in answer:
         print(f"the shortest solution has at least {answer['lower_bound']} moves")
-    print("moves: " + (" ".join(map(str, answer.get("notation", answer["moves"]))) or "(already solved)"))
+    _print_moves(answer)
     if "solution_count" in answer:
         print(f"{answer['solution_count']} shortest solutions")
         for s in answer["solutions"]:
@@ -118,10 +140,47 @@ def _print_solve(answer: dict) -> None:
     _print_stats(answer["stats"])
 
 
+def _print_moves(answer: dict) -> None:
+    print("moves: " + (" ".join(map(str, answer.get("notation", answer["moves"]))) or "(already solved)"))
+
+
 def _print_stats(s: dict) -> None:
+    stored = f", stored {s['stored']:,}" if "stored" in s else ""  # a truncated trace has no stored count
     open_peak = f", open list peak {s['open_peak']:,}" if "open_peak" in s else ""
-    print(f"expanded {s['expanded']:,}, generated {s['generated']:,}, stored {s['stored']:,}{open_peak}, "
-          f"{s['elapsed_s']:.3f} s")
+    print(f"expanded {s['expanded']:,}, generated {s['generated']:,}{stored}{open_peak}, {s['elapsed_s']:.3f} s")
+
+
+def _print_trace(answer: dict) -> None:
+    nodes = answer["nodes"]
+
+    def node(node_id, f=None):  # "#12  g=3 h=5 f=8  1 2 3/4 0 6/7 5 8"
+        n = nodes[node_id]
+        side = f" {n['side']}" if "side" in n else ""
+        f = "" if f is None else f" f={f:g}"
+        return f"#{node_id}{side}  g={n['g']} h={n['h']}{f}  {n['board']}"
+
+    print(f"trace of {_method(answer)}: {answer['board']} to {answer['goal']}")
+    for step in answer["steps"]:
+        kind = step["type"]
+        if kind == "expand":
+            print(f"expand {node(step['node'], step.get('f'))}")
+        elif kind == "generate":
+            name = nodes[step["node"]]["name"]
+            print(f"  {step['status']:<7} move {name:<6} {node(step['node'], step['f'])}")
+        elif kind == "iteration":
+            print(f"iteration: bound {step['bound']}")
+        elif kind == "side":
+            print(f"{step['side']} side, depth {step['depth']}")
+        elif kind == "goal":
+            print(f"goal {node(step['node'])}")
+        elif kind == "meet":
+            print(f"meet {node(step['forward'])} = {node(step['backward'])}")
+        else:
+            print(f"solution, {_n_moves(answer['length'])}: " + " ".join(f"#{i}" for i in step["path"]))
+            _print_moves(answer)
+    if answer["truncated"]:
+        print(answer["note"])
+    _print_stats(answer["stats"])
 
 
 def _print_explore(answer: dict) -> None:
@@ -206,21 +265,26 @@ def _print_pdb(answer: dict) -> None:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "solve":
+    if args.command in ("solve", "trace"):
         request = _request(args)
         _prepare_databases(request)
-        answer = api.solve(request)
-        printer = _print_solve
+        if args.command == "solve":
+            answer, printer = api.solve(request), _print_solve
+        else:
+            answer, printer = api.trace(request), _print_trace
     elif args.command == "pdb":
         answer = _pdb(args)
         printer = _print_pdb
     else:
         answer = api.explore(_request(args))
         printer = _print_explore
-    if args.json:
-        print(json.dumps(answer))
-    elif answer["ok"]:
-        printer(answer)
+    try:
+        if args.json:
+            print(json.dumps(answer))
+        elif answer["ok"]:
+            printer(answer)
+    except BrokenPipeError:  # the reader stopped early (`slidelab trace ... | head`): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so that the exit's flush is quiet
     if not answer["ok"]:
         print(f"slidelab: {answer['error']['code']}: {answer['error']['message']}", file=sys.stderr)
     return _exit_code(answer)

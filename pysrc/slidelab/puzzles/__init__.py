@@ -3,3 +3,8 @@
 `interface.Puzzle` declares what every puzzle offers; the algorithms know puzzles only through it. The puzzles:
 `sliding.SlidingPuzzle` (any rows x cols board) and `tokens.TokenPuzzle` (pieces on a graph).
 """
+
+
+def move_record(move):
+    """A move as JSON answers hold it: the tile's number (sliding), or [from, to] cell indices (tokens)."""
+    return list(move) if isinstance(move, tuple) else move

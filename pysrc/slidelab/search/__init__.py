@@ -1,7 +1,9 @@
 """Puzzle-agnostic search algorithms, by name.
 
 Each entry of ALGORITHMS says what the algorithm is and how to start it: `start(puzzle, heuristic, limits, options)`
-returns a search generator (see control.py). Optimal algorithms return shortest paths.
+returns a search generator (see control.py). Optimal algorithms return shortest paths. The options: "all_solutions"
+(for those that can list them), "weight" (weighted A*), "record" (a trace.Recorder told every step, for those that
+can be traced).
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ class Algorithm:
     """A search algorithm by name: what it is (title, a one-line description), whether its paths are shortest
     (`optimal`), whether it takes a heuristic, `start(puzzle, heuristic, limits, options)` giving its search generator,
     whether it can list every shortest solution, the puzzle kinds it solves, whether it ends on an unreachable goal
-    (`exhaustive`; depth-first searches deepen for ever), and whether it is worth waiting for pattern databases first
-    (with auto or pdb; quick answers at once with the tables at hand)."""
+    (`exhaustive`; depth-first searches deepen for ever), whether it is worth waiting for pattern databases first
+    (with auto or pdb; quick answers at once with the tables at hand), the weight W it uses by default when it takes
+    one (f = g + W * h; None: it takes none) and whether it can be traced step by step (trace.py)."""
 
     def __init__(self, name, title, description, optimal, uses_heuristic, start, all_solutions=False,
-                 kinds=frozenset({"sliding", "tokens"}), exhaustive=True, waits_for_tables=True):
+                 kinds=frozenset({"sliding", "tokens"}), exhaustive=True, waits_for_tables=True, default_weight=None,
+                 traceable=True):
         self.name = name
         self.title = title
         self.description = description
@@ -26,31 +30,47 @@ class Algorithm:
         self.kinds = kinds
         self.exhaustive = exhaustive
         self.waits_for_tables = waits_for_tables
+        self.default_weight = default_weight
+        self.traceable = traceable
+
+
+DEFAULT_WEIGHT = 2  # weighted A*'s W when none is given
 
 
 def _bfs(puzzle, heuristic, limits, options):
     from .bfs import bfs
-    return bfs(puzzle, limits)
+    return bfs(puzzle, limits, record=options.get("record"))
 
 
 def _bidirectional(puzzle, heuristic, limits, options):
     from .bidirectional import bidirectional
-    return bidirectional(puzzle, limits)
+    return bidirectional(puzzle, limits, record=options.get("record"))
 
 
 def _iddfs(puzzle, heuristic, limits, options):
     from .iddfs import iddfs
-    return iddfs(puzzle, limits, all_solutions=options.get("all_solutions", False))
+    return iddfs(puzzle, limits, options.get("all_solutions", False), options.get("record"))
 
 
 def _idastar(puzzle, heuristic, limits, options):
     from .idastar import idastar
-    return idastar(puzzle, heuristic, limits, all_solutions=options.get("all_solutions", False))
+    return idastar(puzzle, heuristic, limits, options.get("all_solutions", False), options.get("record"))
 
 
 def _astar(puzzle, heuristic, limits, options):
-    from .astar import astar
-    return astar(puzzle, heuristic, limits)
+    from .best_first import best_first
+    return best_first(puzzle, heuristic, limits, record=options.get("record"))
+
+
+def _greedy(puzzle, heuristic, limits, options):
+    from .best_first import best_first
+    return best_first(puzzle, heuristic, limits, 0, 1, reopen=False, record=options.get("record"))
+
+
+def _weighted(puzzle, heuristic, limits, options):
+    from .best_first import best_first
+    return best_first(puzzle, heuristic, limits, 1, options.get("weight", DEFAULT_WEIGHT), reopen=False,
+                      record=options.get("record"))
 
 
 def _quick(puzzle, heuristic, limits, options):
@@ -74,8 +94,14 @@ ALGORITHMS = {
                   True, True, _idastar, True, exhaustive=False),
         Algorithm("astar", "A*", "Best-first search: always expands the open position with the least g + h; "
                   "uniform-cost search with the zero heuristic; stores every position it reaches.", True, True, _astar),
+        Algorithm("greedy", "Greedy best-first (not shortest)", "Best-first on h alone: always expands the open "
+                  "position that looks closest to the goal, never reopening one; often fast, but a misleading "
+                  "estimate leads it to long paths.", False, True, _greedy),
+        Algorithm("weighted", "Weighted A* (not shortest)", "Best-first on g + W * h (W = 2 unless chosen), never "
+                  "reopening a position: fewer positions than A*; with a consistent heuristic, paths at most W times "
+                  "the shortest.", False, True, _weighted, default_weight=DEFAULT_WEIGHT),
         Algorithm("quick", "Quick (not shortest)", "Solves the board line by line, the last 3x3 optimally: a "
                   "solution in a moment on any board, not necessarily shortest, shown with the best lower bound.",
-                  False, True, _quick, kinds=frozenset({"sliding"}), waits_for_tables=False),
+                  False, True, _quick, kinds=frozenset({"sliding"}), waits_for_tables=False, traceable=False),
     ]
 }

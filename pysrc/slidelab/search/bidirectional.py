@@ -15,40 +15,51 @@ from .control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
 from .spaces import moves_along, path_to, space_for
 
 
-def bidirectional(puzzle, limits, space=None):
+def bidirectional(puzzle, limits, space=None, record=None):
     """Search generator for bidirectional BFS; returns a shortest path (Unsolvable if the goal is unreachable).
 
     Its progress events give the depth as the sum of both sides' depths (the length of the shortest path is at
-    least that), and each side's depth as forward_depth and backward_depth.
+    least that), and each side's depth as forward_depth and backward_depth. A `record` (trace.Recorder) is told
+    every step.
     """
     meter = Meter(limits, Stats(stored=2, open_peak=2))
     stats = meter.stats
-    space = space or space_for(puzzle)
+    space = space or space_for(puzzle, packed=record is None)
     neighbours = space.neighbours
-    depths = {"forward_depth": 0, "backward_depth": 0}  # complete depths of each side
+    depths = {"forward": 0, "backward": 0}  # complete depths of each side
     forward, backward = {space.start: None}, {space.goal: None}  # state -> the state it was reached from
     forward_frontier, backward_frontier = [space.start], [space.goal]
     meeting = space.start if space.start in backward else None
+    if record is not None:
+        record.root(space.start, side="forward")
+        record.root(space.goal, side="backward")
     while meeting is None and forward_frontier and backward_frontier:
         if len(forward_frontier) <= len(backward_frontier):
-            seen, other, frontier, side = forward, backward, forward_frontier, "forward_depth"
+            seen, other, frontier, side = forward, backward, forward_frontier, "forward"
         else:
-            seen, other, frontier, side = backward, forward, backward_frontier, "backward_depth"
+            seen, other, frontier, side = backward, forward, backward_frontier, "backward"
+        if record is not None:
+            record.side(side, depths[side])
         following = []
         for key in frontier:
             stats.expanded += 1
-            for child in neighbours(key):
+            children = neighbours(key)
+            for child in children:
                 stats.generated += 1
                 if child not in seen:
                     seen[child] = key
                     following.append(child)
                     if child in other:
                         meeting = child
+            if record is not None:
+                record.expansion(key, children, depths[side] + 1)
             if meeting is not None:
+                if record is not None:
+                    record.meet(meeting)
                 break
             if not stats.expanded % CHECK_EVERY and meter.due(stats.expanded, len(forward) + len(backward)):
-                yield meter.progress(stored=len(forward) + len(backward),
-                                     depth=sum(depths.values()) + 1, **depths)
+                yield meter.progress(stored=len(forward) + len(backward), depth=sum(depths.values()) + 1,
+                                     forward_depth=depths["forward"], backward_depth=depths["backward"])
         depths[side] += 1
         if frontier is forward_frontier:
             forward_frontier = following

@@ -6,7 +6,7 @@ databases (pdb_idastar.py); every other case runs `generic_idastar` here, for an
 All of them are the same algorithm, tested against each other: they never undo the previous move and step the bound
 by the solution parity when the puzzle knows it. The generic one also skips, right after a move, the moves the puzzle
 lists as `commuting_before(move)` (token puzzles: two moves on four different cells, in one fixed order only), except
-when enumerating all solutions.
+when enumerating all solutions. A traced search (one given a `record`, trace.py) runs the generic one on any puzzle.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from .contour import INF, deepen
 from .control import CHECK_EVERY, Meter
 
 
-def idastar(puzzle, heuristic, limits, all_solutions=False):
+def idastar(puzzle, heuristic, limits, all_solutions=False, record=None):
     """Search generator for IDA*; returns a SearchResult with optimal moves (and all optimal ones if asked)."""
-    kernel = heuristic.kernel if puzzle.kind == "sliding" else None
+    kernel = heuristic.kernel if puzzle.kind == "sliding" and record is None else None
     if kernel == "tile_table":
         from .tile_table_idastar import tile_table_idastar
         return tile_table_idastar(puzzle, heuristic, limits, all_solutions)
@@ -27,11 +27,12 @@ def idastar(puzzle, heuristic, limits, all_solutions=False):
     if kernel == "tracker":
         from .incremental_idastar import incremental_idastar
         return incremental_idastar(puzzle, heuristic, limits, all_solutions)
-    return generic_idastar(puzzle, heuristic, limits, all_solutions)
+    return generic_idastar(puzzle, heuristic, limits, all_solutions, record)
 
 
-def generic_idastar(puzzle, heuristic, limits, all_solutions=False):
-    """Search generator: IDA* over the puzzle interface with any h(state); returns a SearchResult."""
+def generic_idastar(puzzle, heuristic, limits, all_solutions=False, record=None):
+    """Search generator: IDA* over the puzzle interface with any h(state); returns a SearchResult. A `record`
+    (trace.Recorder) is told every step: each contour starts from a new root, and every child is a new node."""
     meter = Meter(limits)
     stats = meter.stats
     goal_test = puzzle.is_goal
@@ -48,6 +49,10 @@ def generic_idastar(puzzle, heuristic, limits, all_solutions=False):
         path = []
         stack = [(start, None, iter(moves_of(start)), no_skip)]
         stats.expanded += 1
+        if record is not None:
+            record.iteration(bound)
+            record.root(start, heuristic(start))
+            record.expand(start)
         while stack:
             state, parent, it, skip = stack[-1]
             for move, child in it:
@@ -57,10 +62,16 @@ def generic_idastar(puzzle, heuristic, limits, all_solutions=False):
                 g = len(stack)
                 f = g + heuristic(child)
                 if f > bound:
+                    if record is not None:
+                        record.generate(child, g, "pruned", f - g, f)
                     if f < over:
                         over = f
                     continue
+                if record is not None:
+                    record.generate(child, g, "new", f - g, f)
                 if goal_test(child):
+                    if record is not None:
+                        record.goal(child)
                     solutions.append(path + [move])
                     if not all_solutions:
                         return over
@@ -68,6 +79,8 @@ def generic_idastar(puzzle, heuristic, limits, all_solutions=False):
                 path.append(move)
                 stack.append((child, state, iter(moves_of(child)), commuting_before(move)))
                 stats.expanded += 1
+                if record is not None:
+                    record.expand(child)
                 if not stats.expanded & mask and meter.due(stats.expanded):
                     yield meter.progress(stored=len(stack), bound=bound)
                 break

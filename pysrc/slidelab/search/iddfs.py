@@ -11,11 +11,12 @@ from ..heuristics import HEURISTICS, get_heuristic
 from .idastar import idastar
 
 
-def iddfs(puzzle, limits, all_solutions=False):
-    """Search generator for iterative deepening DFS; returns a SearchResult with a shortest path (or all of them)."""
+def iddfs(puzzle, limits, all_solutions=False, record=None):
+    """Search generator for iterative deepening DFS; returns a SearchResult with a shortest path (or all of them). A
+    `record` (trace.Recorder) is told every step."""
     if puzzle.kind in HEURISTICS["zero"].kinds:  # h = 0 in the form this kind's fast kernels use
-        return idastar(puzzle, get_heuristic("zero", puzzle), limits, all_solutions)
-    return idastar(puzzle, _zero, limits, all_solutions)
+        return idastar(puzzle, get_heuristic("zero", puzzle), limits, all_solutions, record)
+    return idastar(puzzle, _zero, limits, all_solutions, record)
 
 
 def _zero(state) -> int:

@@ -65,9 +65,10 @@ class PackedSlidingSpace:
         return tuple((key >> (p + 1) * width) & mask for p in range(self.size))
 
 
-def space_for(puzzle):
-    """The fastest space that represents `puzzle` exactly."""
-    if puzzle.kind == "sliding":
+def space_for(puzzle, packed=True):
+    """The fastest space that represents `puzzle` exactly (with `packed` false, one whose keys are the states, as a
+    traced search wants them)."""
+    if packed and puzzle.kind == "sliding":
         return PackedSlidingSpace(puzzle)
     return PuzzleSpace(puzzle)
 
