@@ -5,8 +5,9 @@
 //   const answer = await solver.solve(request, progress => {});   // always resolves with an api answer dict
 //   solver.cancel();                                              // the running solve answers code "cancelled"
 //   const space = await solver.explore({shape: '3x3'}, progress => {});    // every position, by distance
+//   const trace = await solver.trace({board, algorithm, heuristic, max_steps}); // a search, step by step
 //
-// One long request (solve or explore) runs at a time; check and describe may run beside it. Cancel is cooperative
+// One long request (solve, explore or trace) runs at a time; check and describe may run beside it. Cancel is cooperative
 // (the worker sees it between two progress reports); if the worker does not answer within CANCEL_GRACE_MS, it is
 // terminated and started again, and the pending request is answered here.
 
@@ -79,14 +80,23 @@ export class Solver {
 
   /** Solve a request ({board, goal?, puzzle?, algorithm?, heuristic?, ...}); progress dicts go to onProgress. */
   solve(request, onProgress = () => {}) {
+    return this.#long('solve', request, onProgress);
+  }
+
+  // One long request at a time: another one is answered 'busy' at once.
+  #long(name, request, onProgress) {
     if (this.#running) return Promise.resolve(failure('busy', 'the solver is already working on a request'));
-    return this.#call('solve', request, onProgress);
+    return this.#call(name, request, onProgress);
   }
 
   /** Explore a whole state space ({shape, goal?} or {board, ...}); like solve, it is the one long request. */
   explore(request, onProgress = () => {}) {
-    if (this.#running) return Promise.resolve(failure('busy', 'the solver is already working on a request'));
-    return this.#call('explore', request, onProgress);
+    return this.#long('explore', request, onProgress);
+  }
+
+  /** Trace a search step by step (a solve request and max_steps?; see the README, "Traces"): a long request too. */
+  trace(request, onProgress = () => {}) {
+    return this.#long('trace', request, onProgress);
   }
 
   check(request) {

@@ -51,6 +51,10 @@ async def explore(request):
     return _js(await _drive(api.explore_steps(_py(request))))
 
 
+async def trace(request):
+    return _js(await _drive(api.trace_steps(_py(request))))
+
+
 def check(request):
     return _js(api.check(_py(request)))
 
@@ -73,4 +77,4 @@ def cancel():
     _cancel_below = _started
 
 
-__export__ = ["solve", "explore", "check", "describe", "pattern_databases", "install_pattern_database", "cancel"]
+__export__ = ["solve", "explore", "trace", "check", "describe", "pattern_databases", "install_pattern_database", "cancel"]
