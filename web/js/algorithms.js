@@ -25,6 +25,11 @@ const ALGORITHM_NOTES = {
     + 'solutions, memory only for the current path.',
   astar: 'A*: always continues from the open position with the least length so far plus estimate. Shortest '
     + 'solutions, usually the fewest positions looked at, but it remembers every position it has seen.',
+  greedy: 'Greedy best-first search: always continues from the open position whose estimate says it is closest to '
+    + 'the goal, ignoring the length so far. Often fast, but a misleading estimate can lead it down a long path: '
+    + 'not necessarily shortest.',
+  weighted: 'Weighted A*: like A*, but the estimate counts twice (length so far plus 2 × estimate), so it heads for '
+    + 'the goal more eagerly. Far fewer positions looked at; its solutions are at most twice the shortest.',
   quick: 'Not a shortest-solution search: it puts the tiles in place a row or column at a time and solves the last '
     + '3x3 optimally. An answer at once on any board, shown with the best lower bound known.',
 };

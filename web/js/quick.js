@@ -14,12 +14,12 @@ export const quickApplies = request => (request.puzzle ?? 'sliding') === 'slidin
 /** The quick solver's request for a solve request: the `auto` heuristic gives the best lower bound at hand. */
 export const quickRequest = request => ({ ...request, algorithm: 'quick', heuristic: 'auto' });
 
-/** The result's headline: "31 moves (optimal)", or for the quick solver "212 moves (quick: not necessarily
- * shortest; the shortest needs at least 88)". */
+/** The result's headline: "31 moves (optimal)", "47 moves (not necessarily shortest)" (greedy, weighted A*), or for
+ * the quick solver "212 moves (quick: not necessarily shortest; the shortest needs at least 88)". */
 export function lengthText(answer) {
   const moves = `${answer.length} ${plural(answer.length, 'move')}`;
   if (answer.optimal) return `${moves} (optimal)`;
-  if (answer.lower_bound === undefined) return moves;
+  if (answer.lower_bound === undefined) return `${moves} (not necessarily shortest)`;  // greedy, weighted A*
   if (answer.lower_bound === answer.length) return `${moves} (quick solver; shortest, as it meets the lower bound)`;
   return `${moves} (quick: not necessarily shortest; the shortest needs at least ${answer.lower_bound})`;
 }
