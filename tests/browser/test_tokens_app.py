@@ -188,8 +188,12 @@ def test_the_editor_builds_a_small_custom_puzzle_that_solves(app: Page):
 
 
 def explore(page: Page) -> None:
+    # the last result's totals are cleared first: a quick exploration may end before its running state can be seen,
+    # and the totals of the previous one must not be read for it
+    page.eval_on_selector("#explore .explore-totals", "totals => totals.replaceChildren()")
     page.locator("#explore .start").click()
     expect(page.locator("#explore .start")).to_be_enabled(timeout=60_000)  # the exploration has finished
+    expect(page.locator("#explore .explore-totals div, #explore .message:not(:empty)").first).to_be_visible()
 
 
 def totals(page: Page) -> dict[str, str]:
