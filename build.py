@@ -38,7 +38,7 @@ PYODIDE_VERSION = "314.0.7"
 PYSCRIPT_VERSION = "0.7.31"
 MICROPIP_VERSION = "0.11.1"  # the version pyodide 314's lock file names; PyPI's wheel has another hash (patched)
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
-TEST_EXTRAS = "test,build"  # the optional-dependencies groups of pyproject.toml installed into .venv
+TEST_EXTRAS = "test,build,scale"  # the optional-dependencies groups of pyproject.toml installed into .venv
 BUILD_VENV = CACHE / "build-venv"  # numpy only, for `build` and `serve`
 BUILD_NUMPY = "numpy>=1.26"
 BUILD_ONLY = {"slidelab/heuristics/pdb/builder_numpy.py"}  # numpy code for the command line: not in the browser's wheel

@@ -26,6 +26,7 @@ DEFAULT_HEURISTIC = "auto"
 MAX_SOLUTIONS = 1000  # all-solutions answers are cut here (the count is still exact up to it)
 PROBE_NODES = 20_000  # nodes a depth-first search of a token puzzle gets before its goal is proved reachable
 MAX_FARTHEST = 100  # explore answers list at most this many farthest positions ("farthest_count" has them all)
+EXPLORE_ENGINES = ("python", "numpy", "dask")  # pure Python (any puzzle), numpy and Dask (sliding, up to 12 cells)
 MAX_TRACE_STEPS = 2000  # expansions a trace records at most (and by default): some thousand nodes, about a megabyte
 
 
@@ -291,13 +292,22 @@ def _explore(request):
     puzzle = _explore_puzzle(request)
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     tokens = puzzle.kind == "tokens"  # token puzzles are explored from their start, sliding ones from the goal
-    from .search.explore import explore as explore_space
-
-    result = yield from explore_space(puzzle.reversed() if tokens else puzzle, limits)
+    engine = _explore_engine(request, puzzle)
+    if engine == "python":
+        from .search.explore import explore as explore_space
+        search = explore_space(puzzle.reversed() if tokens else puzzle, limits)
+    elif engine == "numpy":
+        from .search.indexed_explore import indexed_explore
+        search = indexed_explore(puzzle, limits)
+    else:
+        from .search.dask_explore import dask_explore
+        search = dask_explore(puzzle, limits, _option(request, "scheduler", str), _option(request, "workers", int, 2))
+    result = yield from search
     answer = {"ok": True, "puzzle": puzzle.kind, "goal": puzzle.format(puzzle.goal), "states": result.states,
               "depths": result.depths, "max_depth": result.max_depth,
               "farthest": [puzzle.format(state) for state in result.farthest[:MAX_FARTHEST]],
-              "farthest_count": len(result.farthest), "stats": result.stats.as_dict()}
+              "farthest_count": len(result.farthest), "engine": engine, "stats": result.stats.as_dict(),
+              **result.extra}
     if tokens:
         answer["root"] = "start"
     if request.get("board") is not None or tokens:  # where the other end lies (None: start and goal are apart)
@@ -307,6 +317,31 @@ def _explore(request):
         else:
             answer.update(board_depth=result.start_depth)
     return answer
+
+
+def _explore_engine(request, puzzle) -> str:
+    """Which engine explores: the request's "engine" (python, numpy or dask; "scheduler" means dask), else pure
+    Python while the puzzle has at most MAX_POSITIONS positions and numpy (a perfect index of positions, boards of up
+    to 12 cells) beyond, when numpy is installed."""
+    engine = _option(request, "engine", str)
+    if request.get("scheduler") is not None:
+        if engine not in (None, "dask"):
+            raise InvalidBoard("a scheduler address is for the dask engine")
+        engine = "dask"
+    if engine is None:
+        from .search.explore import INDEXED_CELLS, MAX_POSITIONS
+        if puzzle.kind == "tokens" or puzzle.state_count() <= MAX_POSITIONS or puzzle.size > INDEXED_CELLS:
+            return "python"
+        try:
+            import numpy  # noqa: F401
+        except ImportError:
+            return "python"  # which refuses it, naming the `scale` extra
+        return "numpy"
+    if engine not in EXPLORE_ENGINES:
+        raise InvalidBoard(f"unknown explore engine '{engine[:20]}'; choose one of: {', '.join(EXPLORE_ENGINES)}")
+    if engine != "python" and puzzle.kind != "sliding":
+        raise InvalidBoard(f"the {engine} engine explores sliding boards; token puzzles are explored in Python")
+    return engine
 
 
 def explore(request: dict, on_progress=None, should_cancel=None) -> dict:

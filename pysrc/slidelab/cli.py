@@ -81,6 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("--puzzle", default="sliding", help=_PUZZLE_HELP + "; token puzzles are explored from "
                          "their start")
     explore.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
+    explore.add_argument("--engine", choices=api.EXPLORE_ENGINES,
+                         help="python (any puzzle, up to 2,000,000 positions), numpy (sliding boards of up to 12 cells: "
+                         "a few bits a position) or dask (the same on a Dask cluster); default: python, else numpy "
+                         "for a larger board when numpy is installed")
+    explore.add_argument("--scheduler", metavar="ADDRESS", help="run the dask engine on this cluster (tcp://host:port); "
+                         "without it --engine dask starts a local one")
+    explore.add_argument("--workers", type=int, help="worker processes of the local Dask cluster (default 2)")
     explore.add_argument("--max-nodes", type=int, help="give up after expanding this many positions")
     explore.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     explore.add_argument("--json", action="store_true", help="print one JSON object")
@@ -204,6 +211,8 @@ def _print_explore(answer: dict) -> None:
     elif depth is not False:
         where = "cannot reach the goal" if depth is None else f"{depth} move{'s' if depth != 1 else ''} from the goal"
         print(f"{answer['board']}: {where}")
+    if answer.get("memory_bytes"):
+        print(f"{answer['engine']} engine, {answer['memory_bytes'] / 1e6:,.0f} MB of records and tables")
     _print_stats(answer["stats"])
 
 
@@ -228,6 +237,32 @@ class _ProgressBar:
 
     def close(self):
         if self.table is not None and sys.stderr.isatty():
+            print(file=sys.stderr)
+
+
+class _ExploreProgress:
+    """A one-line progress report on stderr while an exploration runs (depth, positions, rate, time left), shown on a
+    terminal only and only once it has run a second."""
+
+    def __init__(self):
+        self.shown = False
+
+    def __call__(self, event):
+        if event.get("type") != "progress" or event["elapsed_s"] < 1 or not sys.stderr.isatty():
+            return
+        positions, total = event.get("positions", event["expanded"]), event.get("total")
+        text = f"depth {event['depth']}, {positions:,}"
+        if total:
+            rate = positions / max(event["elapsed_s"], 1e-9)
+            text += f" of {total:,} positions ({100 * positions / total:.1f}%), {rate / 1e6:.1f} M/s"
+            text += f", about {max(total - positions, 0) / max(rate, 1):.0f} s left"
+        else:
+            text += f" positions, {event['nodes_per_s']:,}/s"
+        print(f"\r  {text:<100}", end="", file=sys.stderr, flush=True)
+        self.shown = True
+
+    def close(self):
+        if self.shown:
             print(file=sys.stderr)
 
 
@@ -276,7 +311,9 @@ def main(argv=None) -> int:
         answer = _pdb(args)
         printer = _print_pdb
     else:
-        answer = api.explore(_request(args))
+        bar = _ExploreProgress()
+        answer = api.explore(_request(args), on_progress=bar)
+        bar.close()
         printer = _print_explore
     try:
         if args.json:

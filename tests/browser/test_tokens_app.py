@@ -270,7 +270,7 @@ def test_explore_on_custom_token_puzzles_says_where_the_goal_is_and_refuses_a_bo
     explore(app)
     expect(app.locator("#explore .message")).to_have_text(
         "Could not explore: this puzzle has 623,360,743,125,120 positions, more than the 2,000,000 that explore may "
-        "visit; try a smaller board.")
+        "visit in pure Python; try a smaller board.")
     expect(app.locator("#solve")).to_be_enabled()
 
     open_fragment(app, "#puzzle=sliding&board=1,2/3,0&algorithm=idastar&heuristic=manhattan")

@@ -17,6 +17,7 @@ from ..errors import TooLarge
 from .control import Meter, Stats
 
 MAX_POSITIONS = 2_000_000  # explore refuses puzzles with more positions (the 2x5 board's 1,814,400 take seconds)
+INDEXED_CELLS = 12  # sliding boards up to this size are explored by the numpy engine (indexed_explore.py) beyond it
 
 
 class ExploreResult:
@@ -49,8 +50,10 @@ def explore(puzzle, limits):
     if count > MAX_POSITIONS:
         power = len(str(count)) - 1
         many = f"{count:,}" if power < 15 else f"{count / 10 ** power:.1f} x 10^{power}"
+        scale = (" (or, on the command line, the numpy engine: pip install \"slidelab[scale]\")"
+                 if puzzle.kind == "sliding" and puzzle.size <= INDEXED_CELLS else "")
         raise TooLarge(f"this puzzle has {many} positions, more than the {MAX_POSITIONS:,} that explore "
-                       "may visit; try a smaller board")
+                       f"may visit in pure Python; try a smaller board{scale}")
     if puzzle.kind == "sliding":
         return _sliding_kernel(puzzle, limits)
     return _generic(puzzle, limits)
