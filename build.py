@@ -44,6 +44,8 @@ BUILD_NUMPY = "numpy>=1.26"
 BUILD_ONLY = {"slidelab/heuristics/pdb/builder_numpy.py"}  # numpy code for the command line: not in the browser's wheel
 PDB_SHAPES = ["4x4", "3x4"]  # pattern databases served to the browser (3x4 tables also serve 4x3)
 PDB_CACHE = CACHE / "pdb"  # built once, reused by every later build and by the tests (SLIDELAB_PDB_DIR)
+EXPLORED_SHAPES = ["3x4", "4x3", "2x6", "6x2"]  # 12-cell boards: explored once with numpy, served as data/explored.json
+EXPLORED_CACHE = CACHE / "explored"
 
 MIME_TYPES = {
     ".mjs": "text/javascript",
@@ -157,9 +159,31 @@ def build_pattern_databases(out_dir: Path, python: str = sys.executable) -> None
     run([python, "-m", "slidelab", "pdb", *PDB_SHAPES, "--out", out_dir], env=env)
 
 
+def build_explored(out_file: Path, python: str = sys.executable) -> None:
+    """Write the whole state spaces of the 12-cell boards (default goal) to `out_file`, exploring each once with the
+    numpy engine into .cache/explored/ (about 20 s of CPU a board). Without numpy the file is left out, and the page
+    says those boards are too large to explore."""
+    env = dict(os.environ, PYTHONPATH=str(PYSRC))
+    boards = {}
+    for shape in EXPLORED_SHAPES:
+        cached = EXPLORED_CACHE / f"{shape}.json"
+        if not cached.exists():
+            command = [python, "-m", "slidelab", "explore", shape, "--engine", "numpy", "--json"]
+            log("$ " + " ".join(map(str, command)))
+            done = subprocess.run(command, env=env, capture_output=True, text=True)
+            if done.returncode:
+                log(f"no explore data for {shape} (this Python has no numpy?): {done.stderr.strip()[:200]}")
+                return
+            EXPLORED_CACHE.mkdir(parents=True, exist_ok=True)
+            cached.write_text(done.stdout)
+        boards[shape] = json.loads(cached.read_text())
+    out_file.parent.mkdir(parents=True, exist_ok=True)
+    out_file.write_text(json.dumps({"command": "slidelab explore SHAPE --engine numpy --json", "boards": boards}))
+
+
 def build_site(python: str | None = None) -> Path:
     """Assemble the static site in dist/: the web app, Pyodide, PyScript, micropip, the slidelab wheel and the
-    pattern databases."""
+    pattern databases, and the explored state spaces of the 12-cell boards."""
     pyodide = npm_package("pyodide", PYODIDE_VERSION)
     pyscript = npm_package("@pyscript/core", PYSCRIPT_VERSION)
     micropip = micropip_wheel()
@@ -184,7 +208,9 @@ def build_site(python: str | None = None) -> Path:
         if path.suffix in (".js", ".css"):
             shutil.copy2(path, core / path.name)
 
-    build_pattern_databases(staging / "pdb", python or build_python())
+    python = python or build_python()
+    build_pattern_databases(staging / "pdb", python)
+    build_explored(staging / "data" / "explored.json", python)
     wheel = build_wheel(staging / "wheels")
     config = {"interpreter": "./pyodide/pyodide.mjs", "packages": [f"./wheels/{wheel.name}"]}
     (staging / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")

@@ -228,6 +228,35 @@ def test_explore_3x3_counts_every_position_and_a_farthest_one_loads_onto_the_boa
     expect(lab.locator("#solve")).to_be_enabled()
 
 
+def test_explore_shows_the_3x4_board_computed_ahead_and_its_18_farthest_positions_load(lab: Page):
+    """The 12-cell boards' state spaces come with the site (build.py explores them with numpy): 239,500,800 positions,
+    the farthest 53 moves away, exactly 18 of them (Takahashi)."""
+    open_fragment(lab, "#puzzle=sliding&board=1,2,3,4/5,6,7,8/9,10,0,11&algorithm=idastar&heuristic=auto")
+    lab.click("#explore .start")
+    totals = lab.locator("#explore .explore-totals")
+    expect(totals).to_contain_text("239,500,800")
+    expect(totals).to_contain_text("53 moves")
+    expect(lab.locator("#explore .message")).to_contain_text("slidelab explore 3x4 --engine numpy")
+    expect(lab.locator("#explore .explore-chart rect.bar")).to_have_count(54)  # depths 0 to 53
+    farthest = lab.locator("#explore .farthest button")
+    expect(farthest).to_have_count(18)
+    boards = farthest.evaluate_all("buttons => buttons.map(b => b.dataset.board)")
+    assert "0 3 2 1/8 7 6 5/4 11 10 9" in boards
+    farthest.nth(boards.index("0 3 2 1/8 7 6 5/4 11 10 9")).click()
+    assert shown_board(lab) == "0 3 2 1/8 7 6 5/4 11 10 9"
+
+    open_fragment(lab, "#puzzle=sliding&board=1,2/3,4/5,6/7,8/9,10/11,0&algorithm=idastar&heuristic=auto")  # 6x2
+    lab.click("#explore .start")
+    expect(totals).to_contain_text("80 moves")
+    expect(lab.locator("#explore .farthest button")).to_have_count(2)
+
+    # another goal was not computed ahead: too many positions for the browser
+    open_fragment(lab, "#puzzle=sliding&board=1,2,3,4/5,6,7,8/9,10,0,11&goal=0,1,2,3/4,5,6,7/8,9,10,11"
+                  "&algorithm=idastar&heuristic=auto")
+    lab.click("#explore .start")
+    expect(lab.locator("#explore .message")).to_contain_text("A 3x4 board has 239,500,800 positions")
+
+
 def test_token_puzzles_offer_only_the_engines_token_heuristics_and_switching_back_keeps_a_valid_choice(lab: Page):
     assert {"manhattan", "pdb"} <= SLIDING_ONLY and {"nearest", "matching", "auto"} <= set(HEURISTICS["tokens"])
     open_fragment(lab, MEDIUM_LINK)

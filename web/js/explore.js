@@ -18,12 +18,14 @@ import { PRESETS, parseTokenBoard } from './tokens.js';
 import { TokenBoardView } from './tokens_board.js';
 
 export const MAX_CELLS = 10;  // 10!/2 = 1,814,400 positions; the engine refuses more than 2,000,000
+const EXPLORED_URL = 'data/explored.json';  // 12-cell boards with their default goal, explored at build time (numpy)
 
 // What each kind's exploration starts from, and what it calls a position.
 const WORDING = {
   sliding: {
     intro: 'Finds every position of this board that can reach the goal, by a breadth-first search from the goal: how '
-      + `many lie at each distance, and which are the farthest. Boards of up to ${MAX_CELLS} cells (2x2 to 3x3, 2x5).`,
+      + `many lie at each distance, and which are the farthest. Boards of up to ${MAX_CELLS} cells (2x2 to 3x3, 2x5); `
+      + 'for 3x4, 4x3, 2x6 and 6x2 (239,500,800 positions) the answer was computed ahead and comes with the site.',
     root: 'the goal', positions: 'Positions', position: 'position',
   },
   tokens: {
@@ -38,6 +40,7 @@ export class Explorer {
   #running = false;
   #enabled = false;
   #answer = null;
+  #precomputed;   // data/explored.json (a promise until it has come)
   #puzzle = 'sliding';  // the kind the texts are for
   #explored = null;     // {puzzle, kind, rule} of the answer shown
   #stopped = false;     // the kind changed while exploring
@@ -119,9 +122,17 @@ export class Explorer {
     if (kind === 'sliding') {
       const { rows, cols } = parseBoard(solving.board);
       if (rows * cols > MAX_CELLS) {
+        const known = solving.goal ? null : (await this.#explored12())?.[`${rows}x${cols}`];
+        if (known) {
+          const command = this.#precomputed.command.replace('SHAPE', `${rows}x${cols}`);
+          this.message.textContent = `Computed ahead with \`${command}\` (the numpy engine) and served with the site.`;
+          this.#show(known, { puzzle: 'sliding', kind });
+          return;
+        }
         const positions = factorial(rows * cols) / 2n;
         this.message.textContent = `A ${rows}x${cols} board has ${formatCount(positions)} positions that `
-          + `can reach the goal: too many to list in a browser. Explore works on boards of up to ${MAX_CELLS} cells.`;
+          + `can reach the goal: too many to list in a browser. Explore works on boards of up to ${MAX_CELLS} cells`
+          + ' (and on 3x4, 4x3, 2x6 and 6x2 with their usual goal, from results computed ahead).';
         return;
       }
       request = { shape: `${rows}x${cols}` };
@@ -152,6 +163,14 @@ export class Explorer {
     }
     this.#controls();
     this.onBusy();
+  }
+
+  /** The 12-cell boards explored at build time, by shape (null when the site has none); fetched once. */
+  async #explored12() {
+    this.#precomputed ??= fetch(new URL(EXPLORED_URL, document.baseURI)).then(r => (r.ok ? r.json() : null))
+      .catch(() => null);
+    this.#precomputed = await this.#precomputed;
+    return this.#precomputed?.boards ?? null;
   }
 
   #controls() {
