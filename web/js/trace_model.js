@@ -7,7 +7,7 @@
 //   model.status[id], model.counts[OPEN], model.expanded, model.bound(), model.openList(20)
 //
 // A "unit" is one expansion with the children it generates: unit k is the position just before the (k+1)-th
-// expansion (unit 0 before the first; the last one, the end of the trace). Share links and the Step button count
+// expansion, k expansions made (unit 0 before the first; the last one, the end of the trace). Share links and the Step button count
 // in units.
 
 export const HIDDEN = 0;   // not generated yet
@@ -80,7 +80,8 @@ export class TraceModel {
       }
     }
     this.base = base;
-    const boundaries = [0];
+    // unit k: k expansions made (IDA* and IDDFS start with their first iteration's step, before unit 0)
+    const boundaries = [Math.max(0, steps.findIndex(step => step.type === 'expand'))];
     this.iterationSteps = [];  // step index of each iteration (IDA*, IDDFS)
     this.bounds = [];
     this.lastIteration = new Int32Array(steps.length + 1).fill(-1);  // per position: the iteration it is in
@@ -94,7 +95,7 @@ export class TraceModel {
       this.lastIteration[i] = iterations - 1;
       this.lastSide[i] = i > 0 ? this.lastSide[i - 1] : -1;
       this.expandedBefore[i] = expanded;
-      if (step.type === 'expand' && i > 0 && boundaries.at(-1) !== i) boundaries.push(i);
+      if (step.type === 'expand' && i > boundaries[0]) boundaries.push(i);
       switch (step.type) {
         case 'iteration': {
           if (group >= 0) {  // the last contour is over: what waited there is done
@@ -183,6 +184,7 @@ export class TraceModel {
     for (let id = 0; id < this.size; id++) if (this.status[id] === OPEN) this.openSet.add(id);
     this.position = 0;
     this.unit = 0;
+    this.go(0);
   }
 
   #write(id, from, to) {

@@ -39,6 +39,7 @@ export class TreeView {
   #layoutKey = '';   // the group and trace position it was made for
   #group = 0;
   #scale = 0.8;
+  #stretch = 1;  // rows further apart than the boxes' scale: Whole tree fills the canvas's height too
   #ox = 0;
   #oy = 0;
   #frame = 0;
@@ -143,12 +144,17 @@ export class TreeView {
     if (!this.#frame) this.#frame = requestAnimationFrame(() => { this.#frame = 0; this.draw(); });
   }
 
+  get #row() {
+    return ROW * this.#stretch;
+  }
+
   get scale() {
     return this.#scale;
   }
 
   zoom(factor, cx = this.canvas.clientWidth / 2, cy = this.canvas.clientHeight / 2) {
     const scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE, this.#scale * factor));
+    this.#stretch = Math.max(1, this.#stretch / (scale / this.#scale));  // zooming in brings the rows back
     this.#ox = cx - (cx - this.#ox) * (scale / this.#scale);
     this.#oy = cy - (cy - this.#oy) * (scale / this.#scale);
     this.#scale = scale;
@@ -169,6 +175,7 @@ export class TreeView {
     const h = this.canvas.clientHeight;
     const height = layout.rows.length * ROW;
     this.#scale = Math.max(MIN_SCALE, Math.min(1, (w - 20) / layout.width, (h - 20) / height));
+    this.#stretch = Math.max(1, (h - 20 - BOX_H * this.#scale) / (height * this.#scale));
     this.#ox = (w - layout.width * this.#scale) / 2;
     this.#oy = 10;
     this.invalidate();
@@ -179,7 +186,7 @@ export class TreeView {
     const layout = this.#layouts();
     if (!layout || id < 0) return;
     this.#ox = this.canvas.clientWidth / 2 - (layout.x[id] + BOX_W / 2) * this.#scale;
-    this.#oy = this.canvas.clientHeight / 2 - (this.#model.g[id] * ROW + BOX_H / 2) * this.#scale;
+    this.#oy = this.canvas.clientHeight / 2 - (this.#model.g[id] * this.#row + BOX_H / 2) * this.#scale;
     this.invalidate();
   }
 
@@ -188,7 +195,7 @@ export class TreeView {
     const layout = this.#layouts();
     if (!layout || id < 0 || this.#model.group[id] !== this.#group) return;
     const sx = layout.x[id] * this.#scale + this.#ox;
-    const sy = this.#model.g[id] * ROW * this.#scale + this.#oy;
+    const sy = this.#model.g[id] * this.#row * this.#scale + this.#oy;
     const margin = 30;
     if (sx < margin || sy < margin || sx + BOX_W * this.#scale > this.canvas.clientWidth - margin
       || sy + BOX_H * this.#scale > this.canvas.clientHeight - margin) this.center(id);
@@ -224,8 +231,8 @@ export class TreeView {
     const status = m.status;
     // the nodes in view, row by row (a row's ids are in x order: binary search its first one)
     const visible = [];
-    const firstRow = Math.max(0, Math.floor((-this.#oy / s - BOX_H) / ROW));
-    const lastRow = Math.min(rows.length - 1, Math.ceil((h - this.#oy) / s / ROW));
+    const firstRow = Math.max(0, Math.floor((-this.#oy / s - BOX_H) / this.#row));
+    const lastRow = Math.min(rows.length - 1, Math.ceil((h - this.#oy) / s / this.#row));
     const left = -this.#ox / s - BOX_W - SLOT;
     const right = (w - this.#ox) / s + SLOT;
     for (let r = firstRow; r <= lastRow; r++) {
@@ -250,9 +257,9 @@ export class TreeView {
       const p = m.parent[id];
       if (p < 0) continue;
       const cx = (x[id] + BOX_W / 2) * s + this.#ox;
-      const cy = m.g[id] * ROW * s + this.#oy;
+      const cy = m.g[id] * this.#row * s + this.#oy;
       ctx.moveTo(cx, cy);
-      ctx.lineTo((x[p] + BOX_W / 2) * s + this.#ox, (m.g[p] * ROW + BOX_H) * s + this.#oy);
+      ctx.lineTo((x[p] + BOX_W / 2) * s + this.#ox, (m.g[p] * this.#row + BOX_H) * s + this.#oy);
     }
     ctx.stroke();
     const next = m.next;
@@ -261,7 +268,7 @@ export class TreeView {
     ctx.textBaseline = 'middle';
     for (const id of visible) {
       const sx = x[id] * s + this.#ox;
-      const sy = m.g[id] * ROW * s + this.#oy;
+      const sy = m.g[id] * this.#row * s + this.#oy;
       this.#node(ctx, id, sx, sy, s, detail, id === next);
     }
   }
@@ -367,8 +374,8 @@ export class TreeView {
     if (!m || !layout) return -1;
     const wx = (px - this.#ox) / this.#scale;
     const wy = (py - this.#oy) / this.#scale;
-    const row = layout.rows[Math.floor(wy / ROW)];
-    if (!row || wy - Math.floor(wy / ROW) * ROW > Math.max(BOX_H, 6 / this.#scale)) return -1;
+    const row = layout.rows[Math.floor(wy / this.#row)];
+    if (!row || wy - Math.floor(wy / this.#row) * this.#row > Math.max(BOX_H, 6 / this.#scale)) return -1;
     const width = Math.max(BOX_W, 6 / this.#scale);
     let best = -1;
     for (const id of row) {  // a row holds at most a few thousand nodes
@@ -382,7 +389,7 @@ export class TreeView {
     const layout = this.#layouts();
     return {
       x: (layout.x[id] + BOX_W / 2) * this.#scale + this.#ox,
-      y: (this.#model.g[id] * ROW + BOX_H / 2) * this.#scale + this.#oy,
+      y: (this.#model.g[id] * this.#row + BOX_H / 2) * this.#scale + this.#oy,
     };
   }
 
