@@ -275,3 +275,35 @@ def test_a_2000_expansion_trace_plays_with_no_long_task(app: Page):
     tasks = app.evaluate("window.longTasks")
     print("long tasks (ms):", tasks)
     assert max(tasks, default=0) <= 100, tasks
+
+
+def test_the_panel_fits_a_phone_wide_page(browser, base_url):
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    try:
+        page.goto(f"{base_url}{KNIGHTS_LINK}&trace=30")
+        wait_ready(page)
+        expect(page.locator(f"{WATCH} .watch-position")).to_have_text("Step 30 of 336")
+        wider = page.evaluate("""() => [...document.querySelectorAll('#watch, #watch *')]
+          .filter(e => e.getBoundingClientRect().right > innerWidth).map(e => e.className)""")
+        assert wider == []
+    finally:
+        context.close()
+
+
+def test_a_bidirectional_trace_shows_both_sides(app: Page):
+    board = "1 2 3/5 0 6/4 7 8"
+    traced = api.trace({"board": board, "algorithm": "bidirectional"})
+    watch(app, "#puzzle=sliding&board=1,2,3/5,0,6/4,7,8&algorithm=bidirectional&heuristic=auto")
+    expect(counter(app, "open-forward")).to_have_text("1")
+    expect(counter(app, "open-backward")).to_have_text("1")
+    expect(counter(app, "side")).to_have_text("forward, depth 0")
+    app.click(f"{WATCH} .watch-step")  # the start expanded: the goal's side starts
+    expect(counter(app, "side")).to_have_text("backward, depth 0")
+    backward = next(i for i, s in enumerate(traced["steps"]) if s["type"] == "side" and s["side"] == "backward")
+    expect(counter(app, "open-forward")).to_have_text(str(sum(  # the start's children wait (4: the gap is central)
+        1 for s in traced["steps"][:backward] if s["type"] == "generate" and s["status"] == "new")))
+    app.click(f"{WATCH} .watch-end")
+    expect(counter(app, "expanded")).to_have_text(str(traced["expanded"]))
+    expect(counter(app, "length")).to_have_text("4 moves")
+    assert traced["expanded"] == api.solve({"board": board, "algorithm": "bidirectional"})["stats"]["expanded"]

@@ -279,7 +279,7 @@ function writeLink() {
   state.linkHash = formatFragment(linkState());
   history.replaceState(null, '', state.linkHash);
   picker.set(state.algorithm, state.heuristic);
-  watch.setMethod(state.algorithm);
+  watch.setMethod(state.algorithm, state.heuristic);
   ui.link.value = location.href;
   ui.copied.textContent = '';
 }

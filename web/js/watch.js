@@ -94,6 +94,7 @@ export class Watch {
   #enabled = false;
   #board = null;     // the position traced (the board object the app gave)
   #selected = -1;
+  #method = null;    // {algorithm, heuristic, weight} of the trace shown
 
   constructor(element, { solver, request, board, onShow = () => {}, onMethod = () => {}, onLesson = () => {},
     onChange = () => {}, onBusy = () => {} }) {
@@ -180,6 +181,10 @@ export class Watch {
       .join('');
     for (const key of ui.legend.querySelectorAll('.watch-key')) key.style.setProperty('--key', `var(${key.dataset.color})`);
     ui.start.addEventListener('click', () => this.start());
+    ui.weight.addEventListener('change', () => {
+      if (this.#model && this.#method.weight !== this.weight) this.clear('the weight changed');
+      this.onChange();
+    });
     ui.first.addEventListener('click', () => this.#goto(0));
     ui.back.addEventListener('click', () => this.#goto(this.#model.unit - 1));
     ui.step.addEventListener('click', () => this.#goto(this.#model.unit + 1));
@@ -238,8 +243,13 @@ export class Watch {
     this.#controls();
   }
 
-  /** The chosen method changed: say its rule, offer the weight for weighted A*. */
-  setMethod(algorithm) {
+  /** The chosen method (maybe) changed: say its rule, offer the weight for weighted A*; a trace of another method is
+   * closed, so that the link never names one method and shows another's trace. */
+  setMethod(algorithm, heuristic) {
+    const traced = this.#method;
+    if (this.#model && (traced.algorithm !== algorithm || traced.heuristic !== heuristic)) {
+      this.clear('the method changed');
+    }
     this.ui.rule.textContent = RULES[algorithm] ?? 'This method cannot be traced: choose another one under Solver.';
     this.ui.weightField.hidden = algorithm !== 'weighted';
     this.algorithm = algorithm;
@@ -260,6 +270,7 @@ export class Watch {
     if (this.#running) return false;
     const request = { ...this.request(), ...(method ?? {}) };
     if (request.algorithm === 'weighted') request.weight = this.weight;
+    this.#method = { algorithm: request.algorithm, heuristic: request.heuristic, weight: request.weight };
     this.#stop();
     this.#running = true;
     this.#board = this.boardOf();
