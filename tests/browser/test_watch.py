@@ -94,7 +94,9 @@ def test_an_ida_star_trace_goes_iteration_by_iteration(app: Page):
     expect(counter(app, "expanded")).to_have_text(f"{first:,}")
     app.click(f"{WATCH} .watch-step")
     app.click(f"{WATCH} .watch-step")
-    expect(counter(app, "path")).to_have_text("1")  # the root, then one move down
+    second = traced["steps"].index({"type": "iteration", "bound": bounds[1]})
+    waiting = [s["node"] for s in traced["steps"][second:] if s["type"] == "expand"][2]  # after two expansions
+    expect(counter(app, "path")).to_have_text(str(traced["nodes"][waiting]["g"]))  # the path down to it
     app.click(f"{WATCH} .watch-end")
     expect(counter(app, "expanded")).to_have_text(f"{traced['expanded']:,}")
     expect(counter(app, "bound")).to_have_text(str(bounds[-1]))

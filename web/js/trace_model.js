@@ -236,6 +236,12 @@ export class TraceModel {
     return -1;
   }
 
+  /** The end of the path a depth-first search is on: the node it expands next, else the one it expanded last. */
+  get pathEnd() {
+    const next = this.next;
+    return next >= 0 ? next : this.current;
+  }
+
   /** The IDA* and IDDFS iteration the position is in (-1 before the first, or for other algorithms). */
   get iteration() {
     return this.lastIteration[this.position];
@@ -275,19 +281,21 @@ export class TraceModel {
   }
 
   /** The first `limit` open nodes as the algorithm orders them, and how many there are: best-first by (f, h, age),
-   * breadth-first by age (bidirectional: the forward frontier first), IDA* and IDDFS the path from the root to the node
+   * breadth-first by age (bidirectional: the frontier of the side growing now first), IDA* and IDDFS the path from the root to the node
    * it descends into next. */
   openList(limit) {
     if (this.iterative) {
-      const next = this.next;
-      const end = next >= 0 ? next : this.current;
+      const end = this.pathEnd;
       const ids = end >= 0 ? this.chain(end) : [];
       return { ids: ids.slice(0, limit), total: ids.length };
     }
     const ids = [...this.openSet];
     const { f, h, side } = this;
     if (this.algorithm === 'bfs') ids.sort((a, b) => a - b);
-    else if (this.bidirectional) ids.sort((a, b) => side[a] - side[b] || a - b);
+    else if (this.bidirectional) {  // the side growing now first, each side by age
+      const now = this.sideStep?.side === 'backward' ? 1 : 0;
+      ids.sort((a, b) => (side[a] !== now) - (side[b] !== now) || a - b);
+    }
     else ids.sort((a, b) => f[a] - f[b] || h[a] - h[b] || a - b);
     return { ids: ids.slice(0, limit), total: ids.length };
   }

@@ -271,6 +271,14 @@ export class TreeView {
       const sy = m.g[id] * this.#row * s + this.#oy;
       this.#node(ctx, id, sx, sy, s, detail, id === next);
     }
+    if (m.bidirectional && detail > 0) {  // say which tree grows from where
+      ctx.fillStyle = this.#colors['--watch-text'];
+      ctx.font = `${Math.max(10, Math.round(13 * s))}px sans-serif`;
+      for (const id of rows[0] ?? []) {
+        ctx.fillText(m.side[id] ? 'from the goal (backward)' : 'from the start (forward)',
+          (x[id] + BOX_W / 2) * s + this.#ox, this.#oy - 12 * s);
+      }
+    }
   }
 
   #node(ctx, id, sx, sy, s, detail, isNext) {

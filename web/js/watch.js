@@ -142,7 +142,7 @@ export class Watch {
         <dl class="watch-counters"></dl>
         <div class="watch-main">
           <div class="watch-tree">
-            <canvas class="watch-canvas" tabindex="0" role="img"></canvas>
+            <canvas class="watch-canvas" tabindex="0" role="img" aria-describedby="watch-details"></canvas>
             <div class="watch-zoom">
               <button type="button" class="icon watch-zoom-in" aria-label="Zoom in">+</button>
               <button type="button" class="icon watch-zoom-out" aria-label="Zoom out">−</button>
@@ -153,7 +153,8 @@ export class Watch {
             <ul class="watch-legend" aria-label="Legend"></ul>
           </div>
           <div class="watch-side">
-            <div class="watch-details" aria-live="polite"></div>
+            <div class="watch-details" id="watch-details"></div>
+            <p class="visually-hidden watch-announce" aria-live="polite"></p>
             <div class="table-scroll"><table class="watch-open">
               <caption></caption>
               <thead><tr><th scope="col">#</th><th scope="col">Node</th><th scope="col">Move</th>
@@ -172,7 +173,7 @@ export class Watch {
       iteration: find('.watch-iteration'), end: find('.watch-end'), speed: find('.watch-speed'),
       position: find('.watch-position'), counters: find('.watch-counters'), canvas: find('.watch-canvas'),
       details: find('.watch-details'), open: find('.watch-open'), openBody: find('.watch-open tbody'),
-      openCaption: find('.watch-open caption'), follow: find('.watch-follow'), legend: find('.watch-legend'),
+      openCaption: find('.watch-open caption'), announce: find('.watch-announce'), follow: find('.watch-follow'), legend: find('.watch-legend'),
     };
     const ui = this.ui;
     this.tree = new TreeView(ui.canvas, { onSelect: id => this.#select(id, { fromTree: true }) });
@@ -270,8 +271,8 @@ export class Watch {
     if (this.#running) return false;
     const request = { ...this.request(), ...(method ?? {}) };
     if (request.algorithm === 'weighted') request.weight = this.weight;
+    this.clear();  // the trace shown goes, whatever the new one brings
     this.#method = { algorithm: request.algorithm, heuristic: request.heuristic, weight: request.weight };
-    this.#stop();
     this.#running = true;
     this.#board = this.boardOf();
     this.#controls();
@@ -435,6 +436,8 @@ export class Watch {
     if (!fromTree) this.tree.select(id, { center });
     this.onShow(m.boards[id]);
     this.#renderDetails();
+    // said once per choice (the details change at every step while it plays, so they are not a live region)
+    this.ui.announce.textContent = this.ui.details.firstChild?.textContent ?? '';
   }
 
   // ---- drawing -------------------------------------------------------------------------------------------------
@@ -442,7 +445,7 @@ export class Watch {
   #render() {
     const m = this.#model;
     const ui = this.ui;
-    this.tree.path = m.iterative ? new Set(m.chain(m.current)) : new Set();
+    this.tree.path = m.iterative ? new Set(m.chain(m.pathEnd)) : new Set();
     this.tree.draw();
     ui.position.textContent = `Step ${formatCount(m.unit)} of ${formatCount(m.units)}`;
     this.#renderCounters();
@@ -459,7 +462,7 @@ export class Watch {
     if (m.iterative) {
       items.push(['Bound', m.bound ?? '–', 'bound'], ['Iteration', m.iteration + 1 || '–', 'iteration'],
         ['Expanded this iteration', formatCount(m.expandedInIteration), 'expanded-iteration'],
-        ['Path length', m.current >= 0 ? m.g[m.current] : '–', 'path']);
+        ['Path length', m.pathEnd >= 0 ? m.g[m.pathEnd] : '–', 'path']);
     } else if (m.bidirectional) {
       const side = m.sideStep;
       items.push(['Open (forward)', formatCount(count(OPEN, 0)), 'open-forward'],
