@@ -309,3 +309,19 @@ def test_a_bidirectional_trace_shows_both_sides(app: Page):
     expect(counter(app, "expanded")).to_have_text(str(traced["expanded"]))
     expect(counter(app, "length")).to_have_text("4 moves")
     assert traced["expanded"] == api.solve({"board": board, "algorithm": "bidirectional"})["stats"]["expanded"]
+
+
+def test_a_weighted_a_star_trace_link_holds_its_weight(app: Page):
+    link = "#puzzle=sliding&board=7,8,2/6,3,4/5,0,1&algorithm=weighted&heuristic=manhattan"
+    traced = api.trace({"board": MEDIUM, "algorithm": "weighted", "heuristic": "manhattan", "weight": 1.5})
+    watch(app, link)
+    expect(app.locator(f"{WATCH} .watch-message")).to_contain_text("(W = 2)")
+    app.fill(f"{WATCH} .watch-weight", "1.5")
+    app.locator(f"{WATCH} .watch-weight").dispatch_event("change")
+    expect(app.locator(f"{WATCH} .watch-body")).to_be_hidden()  # the trace of W = 2 is closed
+    app.click(f"{WATCH} .watch-start")
+    expect(app.locator(f"{WATCH} .watch-message")).to_have_text(
+        f"Traced Weighted A*, Manhattan distance (W = 1.5): {traced['expanded']} expansions, a path of "
+        f"{traced['length']} moves (not necessarily shortest).")
+    app.click(f"{WATCH} .watch-step")
+    assert app.evaluate("location.hash") == f"{link}&weight=1.5&trace=1"

@@ -271,8 +271,9 @@ function onKey(event) {
 function linkState() {
   const { puzzle, algorithm, heuristic } = state;
   const board = watch.board ?? state.board;  // a trace's link holds its start, whichever node the board shows
-  const weight = algorithm === 'weighted' ? watch.weight : null;
-  return { puzzle, board, goal: goalBoard(), algorithm, heuristic, weight, trace: watch.unit ?? state.pendingTrace };
+  const trace = watch.unit ?? state.pendingTrace;
+  const weight = algorithm === 'weighted' && trace !== null ? watch.weight : null;  // the weight of the trace shown
+  return { puzzle, board, goal: goalBoard(), algorithm, heuristic, weight, trace };
 }
 
 function writeLink() {
