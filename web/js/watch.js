@@ -3,12 +3,17 @@
 // node are DOM; a trace is played from its precomputed changes (trace_model.js), so stepping, running to the end
 // and stepping back cost a few array writes per step, and a frame never draws more than what is in view.
 //
-//   const watch = new Watch(element, { solver, request: () => solveRequest(), onShow(boardText) {},
-//                                      onMethod(algorithm, heuristic) {}, onLesson(lesson) {}, onChange() {},
-//                                      onBusy() {} });
+//   const watch = new Watch(element, { solver, request: () => solveRequest(), board: () => state.board,
+//                                      onShow(boardText) {}, onMethod(algorithm, heuristic) {}, onLesson(lesson) {},
+//                                      onChange() {}, onBusy() {} });
 //   await watch.start({ unit });   // trace the position and method of request(), then show that unit
-//   watch.unit                     // the unit shown (for the link), or null without a trace
+//   watch.unit, watch.board        // the unit shown and the board traced (for the link), null without a trace
+//   watch.weight                   // weighted A*'s W for the next trace (the panel's input)
+//   watch.setMethod(a, h)          // the chosen method: its rule shown; a trace of another method is closed
 //   watch.clear(reason)            // the position changed: the trace no longer applies
+//
+// onShow gets a node's board text to show on the main board; onMethod a lesson's method to choose; onLesson a lesson
+// (LESSONS below) whose position the page sets; onChange asks for the link to be written again.
 
 import { formatCount, plural } from './format.js';
 import { NEXT_STYLE, STATUS_STYLE, TreeView } from './tree_view.js';
