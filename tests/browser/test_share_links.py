@@ -41,6 +41,8 @@ def test_parsed_links_hold_the_position_goal_and_names(share: Page):
         "goal": {"rows": 3, "cols": 4, "cells": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]},
         "algorithm": "idastar",
         "heuristic": None,
+        "weight": None,
+        "trace": None,
     }
     assert share.evaluate("m.parseFragment('')") is None
     assert share.evaluate("m.parseFragment('#')") is None
@@ -58,7 +60,7 @@ def test_random_positions_round_trip(share: Page):
           puzzle: 'sliding',
           board: { rows, cols, cells: m.randomPosition(rows, cols, goal, random) },
           goal: m.sameCells(goal, m.defaultGoal(rows, cols)) ? null : { rows, cols, cells: goal },
-          algorithm: 'idastar', heuristic: random() < 0.5 ? 'manhattan' : null,
+          algorithm: 'idastar', heuristic: random() < 0.5 ? 'manhattan' : null, weight: null, trace: null,
         };
         const link = m.formatFragment(state);
         if (JSON.stringify(m.parseFragment(link)) !== JSON.stringify(state)) bad.push(link);

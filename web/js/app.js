@@ -1,6 +1,6 @@
 // App wiring: the state of the page (the puzzle, its goal, the chosen method), setting puzzles (presets, sizes,
 // shuffles, typed boards, links) and the wiring between the parts: the board views, the solver bridge, solving
-// (solving.js), the playback of a solution (playback.js), the token editor, Compare and Explore.
+// (solving.js), the playback of a solution (playback.js), the token editor, Compare, Explore and Watch the search.
 
 import { MethodPicker } from './algorithms.js';
 import { SlidingBoardView } from './board.js';
@@ -11,6 +11,7 @@ import { plural } from './format.js';
 import { Playback } from './playback.js';
 import { offerAtOnce } from './quick.js';
 import { Solving } from './solving.js';
+import { Watch } from './watch.js';
 import { StatsPanel } from './stats.js';
 import { TableLoader } from './tables.js';
 import { TokenEditor } from './token_editor.js';
@@ -55,6 +56,7 @@ const state = {
   moves: 0,        // moves the player made since the position was set
   hint: null,      // a move to highlight
   linkHash: '',    // the fragment this page last wrote
+  pendingTrace: null,  // a link's trace step, shown once the solver is ready
 };
 
 const view = new SlidingBoardView($('board'), { onTile: tile => playerMove(tile) });
@@ -131,6 +133,11 @@ const explorer = new Explorer($('explore'), {
   },
 });
 
+const watch = new Watch($('watch'), {
+  solver, request: () => solveRequest(), board: () => state.board, onBusy: updateControls, onChange: writeLink,
+  onShow: showTraceBoard, onMethod: chooseMethod, onLesson: openLesson,
+});
+
 // ---- position and play ----------------------------------------------------------------------------------------
 
 const boardText = (board, sep = ' ') => formatBoard(board.cells, board.cols, sep);
@@ -141,6 +148,7 @@ const atGoal = () => sameCells(state.board.cells, state.goal);
 function setPuzzle(board, goal = defaultGoal(board.rows, board.cols),
   { stopReason = 'the position changed', puzzle = state.puzzle } = {}) {
   solving.stop(stopReason);
+  watch.clear(stopReason);
   showResult(null);
   if (!sameCells(goal, state.goal) || board.rule !== state.board.rule) solving.forget();
   if (puzzle !== state.puzzle) showPuzzleType(puzzle);
@@ -207,6 +215,7 @@ function playerMove(move) {
     state.board = next;
   }
   solving.stop(state.puzzle === 'sliding' ? 'you moved a tile' : 'you moved a piece');
+  watch.clear(state.puzzle === 'sliding' ? 'you moved a tile' : 'you moved a piece');
   state.moves += 1;
   state.hint = null;
   ui.playMessage.textContent = atGoal() ? `Solved in ${state.moves} ${plural(state.moves, 'move')}!` : '';
@@ -260,14 +269,18 @@ function onKey(event) {
 // ---- share links -----------------------------------------------------------------------------------------------
 
 function linkState() {
-  const { puzzle, board, algorithm, heuristic } = state;
-  return { puzzle, board, goal: goalBoard(), algorithm, heuristic };
+  const { puzzle, algorithm, heuristic } = state;
+  const board = watch.board ?? state.board;  // a trace's link holds its start, whichever node the board shows
+  const trace = watch.unit ?? state.pendingTrace;
+  const weight = algorithm === 'weighted' && trace !== null ? watch.weight : null;  // the weight of the trace shown
+  return { puzzle, board, goal: goalBoard(), algorithm, heuristic, weight, trace };
 }
 
 function writeLink() {
   state.linkHash = formatFragment(linkState());
   history.replaceState(null, '', state.linkHash);
   picker.set(state.algorithm, state.heuristic);
+  watch.setMethod(state.algorithm, state.heuristic);
   ui.link.value = location.href;
   ui.copied.textContent = '';
 }
@@ -296,6 +309,8 @@ function openLink(hash) {
   const puzzle = link?.puzzle ?? 'sliding';
   state.algorithm = link?.algorithm ?? DEFAULT_ALGORITHM;
   state.heuristic = link?.heuristic ?? (puzzle === 'sliding' ? DEFAULT_HEURISTIC : TOKEN_HEURISTIC);
+  if (link?.weight) watch.weight = link.weight;
+  state.pendingTrace = link?.trace ?? null;
   const board = link?.board ?? parseBoard(DEFAULT_BOARD);
   const goal = link?.goal?.cells ?? (puzzle === 'sliding'
     ? defaultGoal(board.rows, board.cols) : parseTokenBoard(PRESETS[puzzle].goal, board.rule).cells);
@@ -399,10 +414,10 @@ function say(text, tone = '') {
 
 function updateControls() {
   const ready = solver.status === 'ready';
-  const labBusy = comparison.running || explorer.running;  // they use the solver too
+  const labBusy = comparison.running || explorer.running || watch.running;  // they use the solver too
   const busy = solving.running !== null;
   ui.solve.disabled = ui.hint.disabled = !ready || busy || labBusy;
-  for (const part of [comparison, explorer]) part.setEnabled(ready && !busy && !labBusy);
+  for (const part of [comparison, explorer, watch]) part.setEnabled(ready && !busy && !labBusy);
   const title = ready ? '' : 'The solver is still loading';
   ui.solve.title = ui.hint.title = title;
   ui.quick.hidden = busy ? !solving.offersQuick : state.puzzle !== 'sliding' || !offerAtOnce(state.board);
@@ -448,6 +463,29 @@ async function checkMethod() {
       + 'using the default instead.');
     writeLink();
   }
+  if (state.pendingTrace !== null) {  // a link to a trace: play it to its step
+    const unit = state.pendingTrace;
+    state.pendingTrace = null;
+    if (await watch.start({ unit })) $('watch').scrollIntoView({ block: 'start' });
+  }
+}
+
+/** Show a node of the trace on the main board (the trace keeps its own start). */
+function showTraceBoard(text) {
+  state.board = state.puzzle === 'sliding' ? parseBoard(text) : parseTokenBoard(text, state.board.rule);
+  state.hint = null;
+  render();
+}
+
+/** A lesson of Watch the search: its position on the board, its last method chosen. */
+function openLesson(lesson) {
+  const board = lesson.puzzle === 'sliding' ? parseBoard(lesson.board)
+    : parseTokenBoard(lesson.board, PRESETS[lesson.puzzle].rule);
+  const goal = lesson.puzzle === 'sliding' ? defaultGoal(board.rows, board.cols)
+    : parseTokenBoard(PRESETS[lesson.puzzle].goal, board.rule).cells;
+  setPuzzle(board, goal, { stopReason: 'a lesson was opened', puzzle: lesson.puzzle });
+  const { algorithm, heuristic } = lesson.methods.at(-1);
+  chooseMethod(algorithm, heuristic);
 }
 
 /** The user chose another algorithm or heuristic: the next search uses it, and the link says so. */

@@ -5,7 +5,8 @@
 //   const answer = await solver.solve(request, progress => {});   // always resolves with an api answer dict
 //   solver.cancel();                                              // the running solve answers code "cancelled"
 //   const space = await solver.explore({shape: '3x3'}, progress => {});    // every position, by distance
-//   const trace = await solver.trace({board, algorithm, heuristic, max_steps}); // a search, step by step
+//   const trace = await solver.trace({board, algorithm, heuristic, max_steps}); // a search, step by step (the worker
+//                                          sends it as JSON text, parsed here: far cheaper than a converted object)
 //
 // One long request (solve, explore or trace) runs at a time; check and describe may run beside it. Cancel is cooperative
 // (the worker sees it between two progress reports); if the worker does not answer within CANCEL_GRACE_MS, it is
@@ -96,7 +97,7 @@ export class Solver {
 
   /** Trace a search step by step (a solve request and max_steps?; see the README, "Traces"): a long request too. */
   trace(request, onProgress = () => {}) {
-    return this.#long('trace', request, onProgress);
+    return this.#long('trace', request, onProgress).then(answer => (typeof answer === 'string' ? JSON.parse(answer) : answer));
   }
 
   check(request) {

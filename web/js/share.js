@@ -7,6 +7,11 @@
 // commas between cells. Parsing is strict: unknown or repeated keys, empty values and anything but the canonical
 // board spelling are rejected, so formatFragment(parseFragment(link)) gives the same link back.
 //
+// A link may also open the search visualiser (Watch the search) at a step: `trace=STEP` (0, 1, ...: expansions
+// made, as the panel counts them), and for weighted A* its `weight` (1 to 10, written as the shortest decimal):
+//
+//   #puzzle=sliding&board=7,8,2/6,3,4/5,0,1&algorithm=weighted&heuristic=manhattan&weight=1.5&trace=40
+//
 // Token puzzles (puzzle=knights, guarini or tokens) write boards as token board text, '#' (a removed cell) escaped
 // as %23, and add `rule` for puzzle=tokens (a preset's own rule is accepted and dropped):
 //
@@ -17,11 +22,13 @@ import { PRESETS, RULES, TokenError, formatTokenBoard, pairProblem, parseTokenBo
 
 export class LinkError extends Error {}
 
-const KEYS = ['puzzle', 'board', 'goal', 'rule', 'algorithm', 'heuristic'];
+const KEYS = ['puzzle', 'board', 'goal', 'rule', 'algorithm', 'heuristic', 'weight', 'trace'];
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const NUMBER = '(?:0|[1-9][0-9]{0,3})';
 const ROW = `${NUMBER}(?:,${NUMBER})*`;
 const SLIDING_BOARD = new RegExp(`^${ROW}(?:/${ROW})*$`);
+const STEP = /^(?:0|[1-9][0-9]{0,5})$/;
+const WEIGHT = /^(?:10|[1-9](?:\.[0-9]{0,2}[1-9])?)$/;  // 1 to 10, at most three decimals, none trailing
 const TOKEN_BOARD = /^[A-Za-z.#]+(?:\/[A-Za-z.#]+)*$/;
 
 // One entry per puzzle type: how its boards are read from and written to a link.
@@ -84,8 +91,8 @@ function tokenCodec(preset) {
 }
 
 /**
- * Read a fragment (with or without '#') into {puzzle, board, goal, algorithm, heuristic}; goal, algorithm and
- * heuristic are null when absent (token boards carry their `rule`; a preset's default goal reads as null). An
+ * Read a fragment (with or without '#') into {puzzle, board, goal, algorithm, heuristic, weight, trace}; all but
+ * puzzle and board are null when absent (token boards carry their `rule`; a preset's default goal reads as null). An
  * empty fragment gives null. Throws LinkError with a reason.
  */
 export function parseFragment(hash) {
@@ -122,16 +129,32 @@ export function parseFragment(hash) {
   for (const key of ['algorithm', 'heuristic']) {
     if (fields[key] && !NAME.test(fields[key])) throw new LinkError(`'${fields[key].slice(0, 20)}' is not a valid ${key} name`);
   }
-  return { puzzle: fields.puzzle, board, goal, algorithm: fields.algorithm ?? null, heuristic: fields.heuristic ?? null };
+  if (fields.weight !== undefined) {
+    if (fields.algorithm !== 'weighted') throw new LinkError('a weight is for weighted A* (algorithm=weighted)');
+    if (!WEIGHT.test(fields.weight)) throw new LinkError('the weight must be a number from 1 to 10, like 2 or 1.5');
+  }
+  if (fields.trace !== undefined) {
+    if (!fields.algorithm) throw new LinkError('a trace link must say which algorithm it traces');
+    if (!STEP.test(fields.trace)) throw new LinkError('the trace step must be a whole number, like 0 or 40');
+  }
+  return {
+    puzzle: fields.puzzle, board, goal, algorithm: fields.algorithm ?? null, heuristic: fields.heuristic ?? null,
+    weight: fields.weight === undefined ? null : Number(fields.weight),
+    trace: fields.trace === undefined ? null : Number(fields.trace),
+  };
 }
 
-/** Write {puzzle, board, goal?, algorithm?, heuristic?} as a fragment starting with '#' (token boards carry rule). */
-export function formatFragment({ puzzle, board, goal = null, algorithm = null, heuristic = null }) {
+/** Write {puzzle, board, goal?, algorithm?, heuristic?, weight?, trace?} as a fragment starting with '#' (token
+ * boards carry rule; weight only for algorithm 'weighted'). */
+export function formatFragment({ puzzle, board, goal = null, algorithm = null, heuristic = null, weight = null,
+  trace = null }) {
   const codec = PUZZLES[puzzle];
   const parts = [`puzzle=${puzzle}`, `board=${codec.format(board)}`];
   if (goal && !codec.isDefaultGoal(board, goal)) parts.push(`goal=${codec.format(goal)}`);
   if (puzzle === 'tokens') parts.push(`rule=${board.rule}`);
   if (algorithm) parts.push(`algorithm=${algorithm}`);
   if (heuristic) parts.push(`heuristic=${heuristic}`);
+  if (weight !== null && algorithm === 'weighted') parts.push(`weight=${weight}`);
+  if (trace !== null && algorithm) parts.push(`trace=${trace}`);
   return `#${parts.join('&')}`;
 }
