@@ -11,6 +11,7 @@ progress dicts and returning the answer, which the worker drives from an async l
 from __future__ import annotations
 
 import math
+import os
 import time
 
 from .errors import InvalidBoard, SearchLimit, SlideLabError, TooLarge, Unsolvable
@@ -27,6 +28,7 @@ MAX_SOLUTIONS = 1000  # all-solutions answers are cut here (the count is still e
 PROBE_NODES = 20_000  # nodes a depth-first search of a token puzzle gets before its goal is proved reachable
 MAX_FARTHEST = 100  # explore answers list at most this many farthest positions ("farthest_count" has them all)
 EXPLORE_ENGINES = ("python", "numpy", "dask")  # pure Python (any puzzle), numpy and Dask (sliding, up to 12 cells)
+MAX_WORKERS = 256  # processes one parallel IDA* may ask for
 MAX_TRACE_STEPS = 2000  # expansions a trace records at most (and by default): some thousand nodes, about a megabyte
 
 
@@ -135,7 +137,7 @@ def _solve(request):
         raise InvalidBoard(f"{name} finds one solution; all shortest solutions are listed by: {able}")
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     puzzle.check_solvable()
-    options = {"all_solutions": all_solutions, "weight": weight}
+    options = {"all_solutions": all_solutions, "weight": weight, "workers": _workers(request, name)}
     if puzzle.kind == "tokens" and not algorithm.exhaustive:
         result = yield from _probe_then_prove(puzzle, algorithm, heuristic, limits, options)
     else:
@@ -155,6 +157,26 @@ def _solve(request):
     _describe_method(answer, heuristic, weight)
     answer.update(result.extra)
     return answer
+
+
+def _workers(request, algorithm_name) -> int:
+    """The processes a solve request asks for ("workers": 1 by default, 0 = one per core); more than one only for
+    IDA*, and only where processes can share memory (not in the browser: the page has its own pool)."""
+    value = request.get("workers")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if value is None or value == 1 and not isinstance(value, bool):
+        return 1
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_WORKERS:
+        raise InvalidBoard(f"'workers' must be a whole number from 0 (one per core) to {MAX_WORKERS}")
+    if algorithm_name != "idastar":
+        raise InvalidBoard(f"only IDA* is split over workers; {algorithm_name} runs on one (leave 'workers' out)")
+    from .search.parallel_idastar import available
+
+    why_not = available()
+    if why_not is not None:
+        raise InvalidBoard(why_not)
+    return value or os.cpu_count() or 1
 
 
 def _add_notation(answer, puzzle, moves) -> None:
@@ -211,7 +233,7 @@ def _probe_then_prove(puzzle, algorithm, heuristic, limits, options):
 
 def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
     """Solve a puzzle: {"board", "goal"?, "puzzle"?, "algorithm"?, "heuristic"?, "all_solutions"?, "max_nodes"?,
-    "max_seconds"?} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ...}."""
+    "max_seconds"?, "workers"?} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ...}."""
     try:
         return run(solve_steps(request), on_progress, should_cancel)
     except SlideLabError as e:

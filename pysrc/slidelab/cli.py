@@ -64,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--max-nodes", type=int, help="give up after expanding this many nodes (checked every few "
                        "thousand)")
     solve.add_argument("--max-seconds", type=float, help="give up after this many seconds")
+    solve.add_argument("--workers", type=int, help="split IDA* over this many processes (default 1; 0: one per core)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     trace = _search_parser(sub, "trace", "show a search step by step",
                            "Show what a search does, step by step: each position expanded, its children and what "
@@ -145,6 +146,8 @@ def _print_solve(answer: dict) -> None:
         for s in answer["solutions"]:
             print("  " + " ".join(map(str, s)))
     _print_stats(answer["stats"])
+    if "parallel" in answer:
+        _print_parallel(answer["parallel"])
 
 
 def _print_moves(answer: dict) -> None:
@@ -155,6 +158,15 @@ def _print_stats(s: dict) -> None:
     stored = f", stored {s['stored']:,}" if "stored" in s else ""  # a truncated trace has no stored count
     open_peak = f", open list peak {s['open_peak']:,}" if "open_peak" in s else ""
     print(f"expanded {s['expanded']:,}, generated {s['generated']:,}{stored}{open_peak}, {s['elapsed_s']:.3f} s")
+
+
+def _print_parallel(p: dict) -> None:
+    """Load balance of a parallel search: "2 workers, 64 subtrees, expanded per worker 51,234 / 49,870 (...)"."""
+    nodes = [w["expanded"] for w in p["workers"]]
+    memory = f", {p['worker_memory_bytes'] / 2**20:.0f} MB in the workers" if "worker_memory_bytes" in p else ""
+    replaced = f", {p['workers_replaced']} replaced" if p["workers_replaced"] else ""
+    print(f"{len(nodes)} workers, {p['subtrees']} subtrees, expanded per worker "
+          f"{' / '.join(f'{n:,}' for n in nodes)}{memory}{replaced}")
 
 
 def _print_trace(answer: dict) -> None:
