@@ -146,3 +146,68 @@ def test_only_idastar_is_split_and_zero_means_one_per_core():
     assert api.solve({"board": "8 6 7/2 5 4/3 0 1", "algorithm": "astar", "workers": 1})["ok"]
     answer = api.solve({"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "workers": 0})
     assert answer["length"] == 31 and len(answer["parallel"]["workers"]) == (os.cpu_count() or 1)
+
+
+def _drive_as_the_page_does(request, workers=2):
+    """web/js/pool.js's loop, in CPython: split, every subtree that fits the bound, next bound, join."""
+    from slidelab.search.control import run
+
+    base = dict(request, subtrees=16 * workers)
+    split_answer = api.split(base)
+    if "length" in split_answer or not split_answer["ok"]:
+        return split_answer
+    bound, f = split_answer["bound"], split_answer["f"]
+    expanded, iterations = split_answer["expanded"], []
+    while True:
+        over = min([v for v in f if v > bound], default=None)
+        solutions, before = [], expanded
+        for index in [i for i, v in enumerate(f) if v <= bound]:
+            answer = run(api.subtree_steps(dict(base, subtree=index, bound=bound)))
+            assert answer["ok"] and answer["subtree"] == index, answer
+            expanded += answer["expanded"]
+            if answer["over"] is not None:
+                over = answer["over"] if over is None else min(over, answer["over"])
+            solutions += answer["solutions"]
+        iterations.append({"bound": bound, "expanded": expanded - before})
+        if solutions:
+            return api.join(request, {"moves": solutions[0], "solutions": solutions,
+                                      "stats": {"expanded": expanded, "iterations": iterations},
+                                      "parallel": {"workers": [], "subtrees": len(f)}})
+        parity = split_answer["parity"]
+        bound = over if parity is None or (over - parity) % 2 == 0 else over + 1
+
+
+@pytest.mark.parametrize("request_", [
+    {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan"},
+    {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "all_solutions": True},
+    {"board": "1 2 3/4 5 6/7 0 8"},
+    {"puzzle": "knights"},
+    {"board": KORF_79, "goal": KORF_GOAL, "heuristic": "pdb"},
+])
+def test_the_pages_pool_protocol_gives_the_serial_answer(request_):
+    parallel, serial = _drive_as_the_page_does(request_), api.solve(request_)
+    assert parallel["ok"] and parallel["length"] == serial["length"] and parallel["optimal"]
+    assert parallel.get("solution_count") == serial.get("solution_count")
+
+
+@pytest.mark.parametrize("request_, message", [
+    ({"board": "8 6 7/2 5 4/3 0 1", "algorithm": "astar", "subtrees": 8}, "only IDA*"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "subtrees": 0}, "'subtrees' must be"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "subtrees": 10 ** 6}, "'subtrees' must be"),
+    ({"board": "8 6 7/2 5 4/3 0 0", "subtrees": 8}, "appears more than once"),
+])
+def test_bad_split_requests_are_refused(request_, message):
+    answer = api.split(request_)
+    assert answer["error"]["code"] == "invalid" and message in answer["error"]["message"]
+
+
+def test_bad_subtree_requests_and_results_are_refused():
+    from slidelab.search.control import run
+
+    base = {"board": "8 6 7/2 5 4/3 0 1", "subtrees": 8}
+    for extra in ({"subtree": 99, "bound": 30}, {"subtree": "0", "bound": 30}, {"subtree": 0, "bound": None}):
+        answer = run(api.subtree_steps(dict(base, **extra)))
+        assert answer["error"]["code"] == "invalid" and "'subtree' must be" in answer["error"]["message"]
+    assert api.join(base, {"moves": [1, 2]})["error"]["message"] == "tile 2 is not next to the blank"
+    assert api.join(base, {"moves": "12"})["error"]["code"] == "invalid"
+    assert api.join({"puzzle": "knights"}, {"moves": [[0, 99]]})["error"]["code"] == "invalid"

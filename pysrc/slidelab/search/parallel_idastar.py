@@ -185,14 +185,16 @@ class _Pool:
                 if w.task is None:
                     continue
                 message = None
+                broken = False
                 if w.conn in ready:
                     try:
                         message = w.conn.recv()
-                    except (EOFError, OSError):
-                        pass
+                    except Exception:  # closed, or a message cut short by the worker's death
+                        broken = True
                 if message is None:
-                    if w.process.sentinel in ready or not w.process.is_alive():
+                    if broken or w.process.sentinel in ready or not w.process.is_alive():
                         queue.appendleft(w.task)  # it died: a new worker searches its subtree again
+                        w.process.kill()
                         w.process.join()
                         w.conn.close()
                         replacement = self._start()
