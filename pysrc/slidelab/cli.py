@@ -48,13 +48,18 @@ def _search_parser(sub, name, help, description):
                     "character per cell (a letter a piece, '.' empty, '#' removed), e.g. 'BBB/.../.../WWW'.",
         epilog=f"algorithms:\n{_catalogue(api.ALGORITHMS.values())}\n\nheuristics:\n{_catalogue(HEURISTICS.values())}")
     parser.add_argument("board", nargs="?", help="the start position (a token preset has its own)")
+    _method_arguments(parser)
+    return parser
+
+
+def _method_arguments(parser) -> None:
+    """The puzzle and method options of solve, trace and batch."""
     parser.add_argument("--goal", help="the goal position (default: 1..N-1, blank bottom right; a preset's goal)")
     parser.add_argument("--puzzle", default="sliding", help=_PUZZLE_HELP)
     parser.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
-    parser.add_argument("--algorithm", default=api.DEFAULT_ALGORITHM, help="search algorithm (see below)")
+    parser.add_argument("--algorithm", default=api.DEFAULT_ALGORITHM, help="search algorithm (listed by `slidelab solve --help`)")
     parser.add_argument("--heuristic", default=api.DEFAULT_HEURISTIC, help="heuristic for informed searches")
     parser.add_argument("--weight", type=float, help="W of the weighted algorithm, f = g + W * h (default 2)")
-    return parser
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -97,12 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
                            description="Solve every position of FILE (one board per line; '#' comments; a line may "
                            "start with 'name:'), printing one line per position as it finishes and a summary.")
     batch.add_argument("file", help="the positions ('-': standard input)")
-    batch.add_argument("--goal", help="the goal of every position (default: 1..N-1, blank bottom right)")
-    batch.add_argument("--puzzle", default="sliding", help=_PUZZLE_HELP)
-    batch.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
-    batch.add_argument("--algorithm", default=api.DEFAULT_ALGORITHM, help="search algorithm (as for solve)")
-    batch.add_argument("--heuristic", default=api.DEFAULT_HEURISTIC, help="heuristic for informed searches")
-    batch.add_argument("--weight", type=float, help="W of the weighted algorithm (default 2)")
+    _method_arguments(batch)
     batch.add_argument("--max-nodes", type=int, help="give up on a position after this many nodes")
     batch.add_argument("--max-seconds", type=float, help="give up on a position after this many seconds")
     batch.add_argument("--workers", type=int, default=1, help="positions solved at once, one process each "
