@@ -4,6 +4,9 @@
 //   solver.start();
 //   const answer = await solver.solve(request, progress => {});   // always resolves with an api answer dict
 //   solver.cancel();                                              // the running solve answers code "cancelled"
+//   solver.solve(request, progress => {}, { background: true });  // gives way to any other long request (the
+//                                          page's distance meter): that one cancels it and runs, never answered busy
+//   solver.cancelBackground();                                    // cancel the running request if it is background
 //   const space = await solver.explore({shape: '3x3'}, progress => {});    // every position, by distance
 //   const trace = await solver.trace({board, algorithm, heuristic, max_steps}); // a search, step by step (the worker
 //                                          sends it as JSON text, parsed here: far cheaper than a converted object)
@@ -80,14 +83,16 @@ export class Solver {
   }
 
   /** Solve a request ({board, goal?, puzzle?, algorithm?, heuristic?, ...}); progress dicts go to onProgress. */
-  solve(request, onProgress = () => {}) {
-    return this.#long('solve', request, onProgress);
+  solve(request, onProgress = () => {}, { background = false } = {}) {
+    return this.#long('solve', request, onProgress, background);
   }
 
-  // One long request at a time: another one is answered 'busy' at once.
-  #long(name, request, onProgress) {
-    if (this.#running) return Promise.resolve(failure('busy', 'the solver is already working on a request'));
-    return this.#call(name, request, onProgress);
+  // One long request at a time: another one is answered 'busy' at once, unless the running one is a background
+  // request, which is cancelled first (the newest background request wins over an older one too).
+  async #long(name, request, onProgress, background = false) {
+    if (this.#running?.background) await this.cancel();
+    if (this.#running) return failure('busy', 'the solver is already working on a request');
+    return this.#call(name, request, onProgress, background);
   }
 
   /** Explore a whole state space ({shape, goal?} or {board, ...}); like solve, it is the one long request. */
@@ -119,6 +124,11 @@ export class Solver {
     return this.#call('install_pattern_database', bytes);
   }
 
+  /** Stop the running request if it is a background one (a newer question made its answer useless). */
+  cancelBackground() {
+    return this.#running?.background ? this.cancel() : Promise.resolve();
+  }
+
   /** Stop the running solve; resolves when it has stopped. */
   async cancel() {
     const running = this.#running;
@@ -132,13 +142,13 @@ export class Solver {
   }
 
   // A call with onProgress is the long request: its progress messages are routed to it, and cancel() stops it.
-  #call(name, request, onProgress = null) {
+  #call(name, request, onProgress = null, background = false) {
     if (this.status !== 'ready') {
       return Promise.resolve(failure('not_ready', 'the solver is still loading; try again in a moment'));
     }
     let answer;
     const settled = new Promise(resolve => { answer = resolve; });
-    const running = { answer, settled, onProgress };
+    const running = { answer, settled, onProgress, background };
     if (onProgress) this.#running = running;
     const args = request === undefined ? [] : [request];
     const worker = this.#worker;
