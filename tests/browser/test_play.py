@@ -212,7 +212,7 @@ def test_famous_positions_load_with_their_source_and_length(phone: Page):
     assert shown(phone) == "6 4 7/8 5 0/3 2 1"
     phone.select_option("#famous", label="Knight exchange, 22 moves (1 of 3)")
     expect(phone.locator("#puzzle-type")).to_have_value("knights")
-    assert "board=..W/WB./.WB/B.." in phone.evaluate("decodeURIComponent(location.hash)")
+    assert "board=..B/BW./.BW/W.." in phone.evaluate("decodeURIComponent(location.hash)")
     expect(phone.locator("#famous-note")).to_contain_text("22 moves at the fewest")
 
 
@@ -231,3 +231,22 @@ def test_knights_play_by_tap_to_select_and_tap_to_move(phone: Page):
     phone.click("#undo")
     expect(phone.locator("#token-board .piece[data-cell='0']")).to_have_count(1)
     expect(phone.locator("#move-count")).to_have_text("0")
+
+
+def test_play_goes_on_where_the_browser_keeps_nothing(browser, base_url):
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script("""for (const name of ['localStorage', 'sessionStorage']) {
+      Object.defineProperty(window, name, { get() { throw new DOMException('storage is off', 'SecurityError'); } });
+    }""")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + "#puzzle=sliding&board=1,2,3/4,5,6/7,0,8")
+    expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
+    page.locator(tile(7)).click()
+    page.click("#undo")
+    page.locator(tile(8)).click()
+    expect(page.locator("#play-message")).to_have_text("Solved in 1 move; the shortest is 1.")
+    expect(page.locator("#best-score")).to_be_hidden()
+    context.close()
+    assert errors == []

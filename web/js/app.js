@@ -192,7 +192,7 @@ function setPuzzle(board, goal = defaultGoal(board.rows, board.cols),
   state.moves = 0;
   state.history = new MoveHistory();
   state.hintLevel = 0;
-  ui.hint.textContent = HINT_LABELS[meter.on ? 1 : 0];
+  showHintLevel();
   state.hint = null;
   say('');
   ui.playMessage.textContent = '';
@@ -274,7 +274,7 @@ function afterPlay(before, count) {
   state.moves += count;
   state.hint = null;
   state.hintLevel = 0;
-  ui.hint.textContent = HINT_LABELS[meter.on ? 1 : 0];
+  showHintLevel();
   ui.playMessage.textContent = '';
   writeLink();
   render();
@@ -310,11 +310,17 @@ function showBest() {
   ui.best.textContent = best === null ? '' : `Your best for this position: ${best} ${plural(best, 'move')}.`;
 }
 
+/** The Hint button says what its next press gives; data-level is the hint given so far (0 to 3). */
+function showHintLevel() {
+  ui.hint.textContent = HINT_LABELS[state.hintLevel === 0 && meter.on ? 1 : state.hintLevel];
+  ui.hint.dataset.level = state.hintLevel;
+}
+
 /** Hint, press by press: first the distance meter, then the tile to move, then the move itself. */
 function hint() {
   state.hintLevel = Math.min(3, state.hintLevel + 1);
   if (state.hintLevel === 1 && meter.on) state.hintLevel = 2;  // the meter is on already: name the tile
-  ui.hint.textContent = HINT_LABELS[state.hintLevel];
+  showHintLevel();
   if (state.hintLevel === 1) {
     meter.show(true);
     meter.update(state.board);

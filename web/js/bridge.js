@@ -23,6 +23,7 @@ export class Solver {
   #worker = null;
   #running = null;  // {answer, settled, onProgress} of the long request in flight
   #ready = null;    // promise of the started worker
+  #waiting = 0;     // long requests waiting for a background request to stop
 
   constructor({ onStatus = () => {}, base = document.baseURI } = {}) {
     this.onStatus = onStatus;
@@ -88,10 +89,21 @@ export class Solver {
   }
 
   // One long request at a time: another one is answered 'busy' at once, unless the running one is a background
-  // request, which is cancelled first (the newest background request wins over an older one too).
+  // request, which is cancelled first (the newest background request wins over an older one too). A background
+  // request never takes the worker from a request waiting for such a cancel.
   async #long(name, request, onProgress, background = false) {
-    if (this.#running?.background) await this.cancel();
-    if (this.#running) return failure('busy', 'the solver is already working on a request');
+    const busy = () => failure('busy', 'the solver is already working on a request');
+    if (background && this.#waiting > 0) return busy();
+    if (!background) this.#waiting += 1;
+    try {
+      while (this.#running?.background) {
+        await this.cancel();
+        await this.start();  // a worker that did not answer the cancel in time is started afresh
+      }
+    } finally {
+      if (!background) this.#waiting -= 1;
+    }
+    if (this.#running || (background && this.#waiting > 0)) return busy();
     return this.#call(name, request, onProgress, background);
   }
 

@@ -7,8 +7,8 @@ const EIGHT_PUZZLE = 'Reinefeld, "Complete solution of the eight-puzzle", IJCAI 
   + 'from the goal, the most there are';
 const EXPLORED = "Every 3x4 position explored breadth-first (this site's Explore, data/explored.json): the 18 "
   + 'farthest are 53 moves away';
-const KNIGHTS = "Every arrangement of the knight exchange explored (this site's Explore): the three farthest from the "
-  + 'goal, 22 moves';
+const KNIGHTS = "Every arrangement of the knight exchange explored from its goal (this site's Explore, or slidelab "
+  + 'explore): the three farthest from the goal, 22 moves';
 
 export const FAMOUS = [
   { group: 'The 8-puzzle', title: '8-puzzle, 31 moves (the first of two)', puzzle: 'sliding',
@@ -21,11 +21,11 @@ export const FAMOUS = [
   { group: 'The 3x4 puzzle', title: 'Hardest 3x4, 53 moves', puzzle: 'sliding',
     board: '0 3 2 1/8 7 6 5/4 11 10 9', goal: null, length: 53, source: EXPLORED },
   { group: 'Knights', title: 'Knight exchange, 22 moves (1 of 3)', puzzle: 'knights',
-    board: '..W/WB./.WB/B..', goal: null, length: 22, source: KNIGHTS },
+    board: '..B/BW./.BW/W..', goal: null, length: 22, source: KNIGHTS },
   { group: 'Knights', title: 'Knight exchange, 22 moves (2 of 3)', puzzle: 'knights',
-    board: 'W../.BW/BW./..B', goal: null, length: 22, source: KNIGHTS },
+    board: 'B../.WB/WB./..W', goal: null, length: 22, source: KNIGHTS },
   { group: 'Knights', title: 'Knight exchange, 22 moves (3 of 3)', puzzle: 'knights',
-    board: 'W.W/.B./.W./B.B', goal: null, length: 22, source: KNIGHTS },
+    board: 'B.B/.W./.B./W.W', goal: null, length: 22, source: KNIGHTS },
   { group: 'Knights', title: "Guarini's problem, 16 moves", puzzle: 'guarini',
     board: 'B.B/.../W.W', goal: null, length: 16,
     source: "Paolo Guarini di Forli, 1512: swap two white and two black knights on a 3x3 board" },

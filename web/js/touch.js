@@ -1,7 +1,7 @@
 // Taps, clicks and swipes on a board, each heard once: a click (mouse or keyboard) or a touch tap calls onTap(target)
 // with the element under the finger; a finger or mouse dragged at least SWIPE_PX calls onSwipe(direction). A touch
-// tap is taken from the pointer events themselves, not from the click the browser may make of it (browsers skip that
-// click at times after a gesture), and that click, when it comes, is then ignored.
+// tap is taken from the pointer events themselves, not from the click the browser may make of it (Chromium made no
+// click of taps that followed a swipe in the tests), and that click, when it comes, is then ignored.
 
 const SWIPE_PX = 24;  // a shorter drag is a tap
 
