@@ -7,10 +7,10 @@
 //   history.save(key, extra);  MoveHistory.load(key)   // sessionStorage: survives a reload of the tab
 //   readBest(key);  keepBest(key, moves)      // localStorage: null when storage is unavailable
 //
-// The history is kept in sessionStorage under the position on the board (the link holds that position): a reload
-// finds it again, while a link shared to someone else opens a clean position, and the link stays short.
+// The history is kept in sessionStorage with the position on the board (the link holds that position), one per tab:
+// a reload finds it again, while a link shared to someone else opens a clean position, and the link stays short.
 
-const HISTORY_PREFIX = 'slidelab.history|';
+const HISTORY_KEY = 'slidelab.history';
 const BEST_PREFIX = 'slidelab.best|';
 const MAX_ENTRIES = 1000;  // older moves drop out of the undo list
 
@@ -47,21 +47,23 @@ export class MoveHistory {
     return this.undone.length > 0;
   }
 
-  /** Keep the history (with `extra`, such as the start and move count) for the tab, under `key`. */
+  /** Keep the history (with `extra`, such as the start and move count) for the tab, with the position `key`. */
   save(key, extra = {}) {
     try {
-      sessionStorage.setItem(HISTORY_PREFIX + key, JSON.stringify({ ...extra, done: this.done, undone: this.undone }));
+      const kept = { ...extra, position: key, done: this.done, undone: this.undone };
+      sessionStorage.setItem(HISTORY_KEY, JSON.stringify(kept));
     } catch {
       // storage full or unavailable: undo still works until the page is left
     }
   }
 
-  /** The history kept under `key` and its extra fields ({history, ...extra}), or null. */
+  /** The history kept with the position `key` and its extra fields ({history, ...extra}), or null. */
   static load(key) {
     try {
-      const kept = JSON.parse(sessionStorage.getItem(HISTORY_PREFIX + key) ?? 'null');
-      if (!kept || !Array.isArray(kept.done) || !Array.isArray(kept.undone)) return null;
+      const kept = JSON.parse(sessionStorage.getItem(HISTORY_KEY) ?? 'null');
+      if (kept?.position !== key || !Array.isArray(kept.done) || !Array.isArray(kept.undone)) return null;
       const { done, undone, ...extra } = kept;
+      delete extra.position;
       return { history: new MoveHistory(done, undone), ...extra };
     } catch {
       return null;
