@@ -14,12 +14,12 @@
 //   solving.running;               // the kind of the running task, or null
 //   solving.offersQuick;           // whether the running task offers the quick solver (slow, or waiting for tables)
 //
-// From the page: board(), goal() (its cells) and rules() (the board kind: apply, hintText) of the position on the
-// board, request() its solve request, say(text, tone) and notice(text) for messages, onBusy() when the controls may
-// change (a task starts or stops, the quick solver is offered), onAnswer(answer, start) to show a solution found from
-// `start` (null: none while a new search runs), onHint(move, detail) to mark the hinted move (null: none;
-// detail 'tile': only the tile or piece, not where it goes). `stats` is the
-// StatsPanel that follows a search.
+// From the page: board(), goal() (its cells) and rules() (the board kind: apply, hintText, hintTile) of the position
+// on the board, request() its solve request, say(text, tone) and notice(text) for messages, onBusy() when the
+// controls may change (a task starts or stops, the quick solver is offered), onAnswer(answer, start) to show a
+// solution found from `start` (null: none while a new search runs), onHint(move, detail) to mark the hinted move
+// (null: none; detail 'tile': only the tile or piece, not where it goes). `stats` is the StatsPanel that follows a
+// search.
 
 import { MISSING, formatCount, formatElapsed, formatLarge, plural } from './format.js';
 import { QUICK_OFFER_S, offerAtOnce, quickApplies, quickRequest } from './quick.js';
