@@ -108,3 +108,12 @@ def test_explore_bad_input_exits_2(capsys):
     assert code == 2 and out == "" and err.startswith("slidelab: invalid: ")
     code, _, err = slidelab(capsys, "explore", "3x3", "--goal", "1 2/3 0")
     assert code == 2 and "the goal is 2x2 but the shape is 3x3" in err
+
+
+def test_workers_split_idastar_and_show_the_load_balance(capsys):
+    code, out, err = slidelab(capsys, "solve", HARDEST, "--heuristic", "manhattan", "--workers", "2")
+    assert code == 0 and out.startswith("31 moves (optimal)")
+    line = out.splitlines()[-1]
+    assert line.startswith("2 workers, ") and "subtrees, expanded per worker " in line and line.count(" / ") == 1
+    code, out, err = slidelab(capsys, "solve", HARDEST, "--algorithm", "bfs", "--workers", "2")
+    assert code == 2 and "only IDA* is split over workers" in err

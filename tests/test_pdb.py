@@ -276,3 +276,38 @@ def test_a_file_whose_payload_inflates_beyond_its_table_is_refused():
     bomb = files.MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(bytes(10 ** 7))
     with pytest.raises(InvalidBoard, match="wrong size"):
         files.decode(bomb)
+
+
+def test_cached_tables_are_mapped_and_a_stale_or_damaged_map_is_made_again(cache, monkeypatch):
+    rows, cols, cells = 3, 3, (1, 2, 4, 5)
+    name = frames.table_name(rows, cols, cells)
+    built = files.load(name, rows, cols, cells, may_build=True)
+    map_file = cache / name.replace(".slpdb", ".map")
+    assert isinstance(built, memoryview) and map_file.exists()
+    expected = bytes(builder.build(rows, cols, cells))
+    assert bytes(built) == expected
+    for damage in (lambda b: b[:-1], lambda b: b"SLPDBMAP0\n" + b[10:],
+                   lambda b: b[:10] + files.MAP_HEADER.pack(len(expected), 12345) + b[22:]):
+        map_file.write_bytes(damage(map_file.read_bytes()))
+        files._TABLES.clear()
+        table = files.load(name, rows, cols, cells)
+        assert bytes(table) == expected and isinstance(table, memoryview)  # decoded again and mapped anew
+    files._TABLES.clear()
+    map_file.unlink()
+
+    def read_only(path, data):
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(files, "_write", read_only)  # a folder that cannot be written: the decoded table serves
+    table = files.load(name, rows, cols, cells)
+    assert isinstance(table, bytes) and table == expected and not map_file.exists()
+
+
+def test_a_solve_with_mapped_tables_gives_the_same_answer(cache):
+    puzzle_request = {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "pdb"}
+    first = api.solve(puzzle_request)
+    files._TABLES.clear()  # the next solve maps what the first one wrote
+    second = api.solve(puzzle_request)
+    assert first["length"] == second["length"] == 31
+    assert first["stats"]["expanded"] == second["stats"]["expanded"]
+    assert any(isinstance(t, memoryview) for t in files._TABLES.values())

@@ -10,7 +10,9 @@ progress dicts and returning the answer, which the worker drives from an async l
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import time
 
 from .errors import InvalidBoard, SearchLimit, SlideLabError, TooLarge, Unsolvable
@@ -27,6 +29,7 @@ MAX_SOLUTIONS = 1000  # all-solutions answers are cut here (the count is still e
 PROBE_NODES = 20_000  # nodes a depth-first search of a token puzzle gets before its goal is proved reachable
 MAX_FARTHEST = 100  # explore answers list at most this many farthest positions ("farthest_count" has them all)
 EXPLORE_ENGINES = ("python", "numpy", "dask")  # pure Python (any puzzle), numpy and Dask (sliding, up to 12 cells)
+MAX_WORKERS = 256  # processes one parallel IDA* may ask for
 MAX_TRACE_STEPS = 2000  # expansions a trace records at most (and by default): some thousand nodes, about a megabyte
 
 
@@ -135,16 +138,21 @@ def _solve(request):
         raise InvalidBoard(f"{name} finds one solution; all shortest solutions are listed by: {able}")
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     puzzle.check_solvable()
-    options = {"all_solutions": all_solutions, "weight": weight}
+    options = {"all_solutions": all_solutions, "weight": weight, "workers": _workers(request, name)}
     if puzzle.kind == "tokens" and not algorithm.exhaustive:
         result = yield from _probe_then_prove(puzzle, algorithm, heuristic, limits, options)
     else:
         result = yield from algorithm.start(puzzle, heuristic, limits, options)
+    return _answer(puzzle, algorithm, heuristic_name, heuristic, weight, result, all_solutions)
+
+
+def _answer(puzzle, algorithm, heuristic_name, heuristic, weight, result, all_solutions):
+    """A solve answer from a search's result, its path checked by replaying it."""
     final = puzzle.replay(result.moves)
     if not puzzle.is_goal(final):  # every answer is checked by replaying it
-        return error("internal", f"{name} returned a path that does not reach the goal")
+        return error("internal", f"{algorithm.name} returned a path that does not reach the goal")
     answer = {"ok": True, "length": len(result.moves), "optimal": result.optimal,
-              "moves": [move_record(m) for m in result.moves], "algorithm": name,
+              "moves": [move_record(m) for m in result.moves], "algorithm": algorithm.name,
               "heuristic": heuristic_name if algorithm.uses_heuristic else None,
               "stats": result.stats.as_dict()}
     _add_notation(answer, puzzle, result.moves)
@@ -155,6 +163,26 @@ def _solve(request):
     _describe_method(answer, heuristic, weight)
     answer.update(result.extra)
     return answer
+
+
+def _workers(request, algorithm_name) -> int:
+    """The processes a solve request asks for ("workers": 1 by default, 0 = one per core); more than one only for
+    IDA*, and only where processes can share memory (not in the browser: the page has its own pool)."""
+    value = request.get("workers")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if value is None or value == 1 and not isinstance(value, bool):
+        return 1
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_WORKERS:
+        raise InvalidBoard(f"'workers' must be a whole number from 0 (one per core) to {MAX_WORKERS}")
+    if algorithm_name != "idastar":
+        raise InvalidBoard(f"only IDA* is split over workers; {algorithm_name} runs on one (leave 'workers' out)")
+    from .search.parallel_idastar import available
+
+    why_not = available()
+    if why_not is not None:
+        raise InvalidBoard(why_not)
+    return value or os.cpu_count() or 1
 
 
 def _add_notation(answer, puzzle, moves) -> None:
@@ -211,11 +239,119 @@ def _probe_then_prove(puzzle, algorithm, heuristic, limits, options):
 
 def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
     """Solve a puzzle: {"board", "goal"?, "puzzle"?, "algorithm"?, "heuristic"?, "all_solutions"?, "max_nodes"?,
-    "max_seconds"?} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ...}."""
+    "max_seconds"?, "workers"?} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ...}."""
     try:
         return run(solve_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
         return error(e.code, str(e))
+
+
+# Parallel IDA* across runtimes that share no memory (the page's pool of solver workers, web/js/pool.js): each
+# worker splits the search the same way (search/parallel_idastar.py's split is deterministic and quick), searches the
+# subtrees it is handed with the bound it is given, and the page runs the iterations as parallel_idastar does with
+# processes; `join` turns the path found into the solve answer, checked by replaying it.
+MAX_SUBTREES = 4096
+_SPLITS = {}  # the last split, by request: a pool worker searches many subtrees of one split
+
+
+def _split(request):
+    """(puzzle, heuristic, goals, frontier, expanded, generated) of a split request, validated like a solve."""
+    key = json.dumps({k: v for k, v in request.items() if k not in ("subtree", "bound")}, sort_keys=True)
+    if key in _SPLITS:
+        return _SPLITS[key]
+    puzzle, algorithm, heuristic_name, weight = _solve_setup(request)
+    if algorithm.name != "idastar":
+        raise InvalidBoard(f"only IDA* is split over workers; {algorithm.name} runs on one")
+    wanted = _option(request, "subtrees", int)
+    if wanted is None or wanted > MAX_SUBTREES:
+        raise InvalidBoard(f"'subtrees' must be a whole number from 1 to {MAX_SUBTREES}")
+    heuristic = get_heuristic(heuristic_name, puzzle)
+    puzzle.check_solvable()
+    from .search.parallel_idastar import split
+
+    _SPLITS.clear()
+    _SPLITS[key] = (puzzle, heuristic, *split(puzzle, wanted, not _option(request, "all_solutions", bool, False)))
+    return _SPLITS[key]
+
+
+def split(request: dict) -> dict:
+    """A solve request with "subtrees" (how many at least) -> {"ok", "subtrees": n, "f": [f = g + h of each],
+    "bound": the first bound, "parity": every solution's length mod 2 (null: unknown), "expanded", "generated"};
+    when the split itself meets the goal, the solve answer instead (with "length")."""
+    try:
+        puzzle, heuristic, goals, frontier, expanded, generated = _split(request)
+        from .search.contour import next_bound
+        from .search.control import SearchResult, Stats
+
+        if puzzle.is_goal(puzzle.start) or goals:
+            moves = goals[0] if goals else []
+            result = SearchResult(moves, True, Stats(expanded, generated, len(moves) + 1),
+                                  (goals or [[]]) if _option(request, "all_solutions", bool, False) else None,
+                                  {"parallel": {"workers": [], "subtrees": 0, "workers_replaced": 0}})
+            return join(request, result)
+        parity = puzzle.solution_parity()
+        return {"ok": True, "subtrees": len(frontier), "f": [g + heuristic(state) for g, state, _, _ in frontier],
+                "bound": next_bound(heuristic(puzzle.start), parity), "parity": parity,
+                "expanded": expanded, "generated": generated}
+    except SlideLabError as e:
+        return error(e.code, str(e))
+
+
+def subtree_steps(request: dict):
+    """Generator (progress, then the answer): a split request with "subtree" (its index) and "bound" -> {"ok",
+    "subtree", "solutions": [[moves from the start], ...] (empty: none within the bound), "over": the least f over
+    the bound (null: nothing was cut off), "expanded", "generated"}."""
+    return (yield from _guarded(_subtree(request)))
+
+
+def _subtree(request):
+    puzzle, heuristic, _, frontier, _, _ = _split(request)
+    index, bound = (int(v) if isinstance(v, float) and v.is_integer() else v
+                    for v in (request.get("subtree"), request.get("bound")))
+    if (any(isinstance(v, bool) or not isinstance(v, int) for v in (index, bound))
+            or not (frontier and 0 <= index < len(frontier))):
+        raise InvalidBoard("'subtree' must be the index of a subtree of the split, 'bound' a whole number")
+    import copy
+
+    from .search.idastar import idastar
+
+    g, state, walk, prefix = frontier[index]
+    sub = copy.copy(puzzle)
+    sub.start = state
+    result = yield from idastar(sub, heuristic, Limits(), _option(request, "all_solutions", bool, False), walk=walk,
+                                only=bound - g)
+    found = result.solutions or ([result.moves] if result.moves is not None else [])
+    over = result.extra["over"]
+    return {"ok": True, "subtree": index, "solutions": [[move_record(m) for m in prefix + s] for s in found],
+            "over": None if over == float("inf") else g + over, "expanded": result.stats.expanded,
+            "generated": result.stats.generated}
+
+
+def join(request: dict, result) -> dict:
+    """The solve answer of a parallel search: `result` is a SearchResult, or from the page {"moves", "solutions"?,
+    "stats": {"expanded", "generated", "iterations"}, "parallel": {...}}; the path is checked by replaying it."""
+    try:
+        from .search.control import SearchResult, Stats
+
+        puzzle, algorithm, heuristic_name, weight = _solve_setup(request)
+        heuristic = get_heuristic(heuristic_name, puzzle)
+        all_solutions = _option(request, "all_solutions", bool, False)
+        if not isinstance(result, SearchResult):
+            if not isinstance(result, dict) or not isinstance(result.get("moves"), list):
+                raise InvalidBoard("a parallel result has the moves found")
+            tupled = (lambda ms: [tuple(m) if isinstance(m, list) else m for m in ms])
+            stats = result.get("stats") or {}
+            counts = Stats(int(stats.get("expanded", 0)), int(stats.get("generated", 0)), len(result["moves"]) + 1)
+            counts.iterations = list(stats.get("iterations", []))
+            counts.elapsed_s = float(stats.get("elapsed_s", 0))
+            solutions = [tupled(s) for s in result.get("solutions") or []] or None
+            result = SearchResult(tupled(result["moves"]), True, counts, solutions,
+                                  {"parallel": result.get("parallel", {})})
+        return _answer(puzzle, algorithm, heuristic_name, heuristic, weight, result, all_solutions)
+    except SlideLabError as e:
+        return error(e.code, str(e))
+    except (TypeError, ValueError) as e:
+        return error("invalid", f"a parallel result that cannot be read ({e})")
 
 
 def trace_steps(request: dict):

@@ -15,6 +15,7 @@ import sys
 import textwrap
 
 from . import api
+from .errors import SlideLabError
 from .heuristics import HEURISTICS
 from .heuristics.pdb import ENV_DIR, cache_dir, write_files
 from .puzzles.sliding import parse_shape
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--max-nodes", type=int, help="give up after expanding this many nodes (checked every few "
                        "thousand)")
     solve.add_argument("--max-seconds", type=float, help="give up after this many seconds")
+    solve.add_argument("--workers", type=int, help="split IDA* over this many processes (default 1; 0: one per core)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     trace = _search_parser(sub, "trace", "show a search step by step",
                            "Show what a search does, step by step: each position expanded, its children and what "
@@ -91,6 +93,27 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("--max-nodes", type=int, help="give up after expanding this many positions")
     explore.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     explore.add_argument("--json", action="store_true", help="print one JSON object")
+    batch = sub.add_parser("batch", help="solve every position of a file, in parallel",
+                           description="Solve every position of FILE (one board per line; '#' comments; a line may "
+                           "start with 'name:'), printing one line per position as it finishes and a summary.")
+    batch.add_argument("file", help="the positions ('-': standard input)")
+    batch.add_argument("--goal", help="the goal of every position (default: 1..N-1, blank bottom right)")
+    batch.add_argument("--puzzle", default="sliding", help=_PUZZLE_HELP)
+    batch.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
+    batch.add_argument("--algorithm", default=api.DEFAULT_ALGORITHM, help="search algorithm (as for solve)")
+    batch.add_argument("--heuristic", default=api.DEFAULT_HEURISTIC, help="heuristic for informed searches")
+    batch.add_argument("--weight", type=float, help="W of the weighted algorithm (default 2)")
+    batch.add_argument("--max-nodes", type=int, help="give up on a position after this many nodes")
+    batch.add_argument("--max-seconds", type=float, help="give up on a position after this many seconds")
+    batch.add_argument("--workers", type=int, default=1, help="positions solved at once, one process each "
+                       "(default 1; 0: one per core)")
+    batch.add_argument("--engine", choices=("processes", "dask"), default="processes",
+                       help="processes on this machine (the default), or a Dask cluster (the scale extra)")
+    batch.add_argument("--scheduler", metavar="ADDRESS", help="the Dask cluster to use (tcp://host:port); "
+                       "without it --engine dask starts a local one with --workers workers")
+    batch.add_argument("--resume", metavar="OUT", help="JSON lines of an earlier run: skip the positions it "
+                       "answered, and append the new answers to it")
+    batch.add_argument("--json", action="store_true", help="print JSON lines (the summary last)")
     pdb = sub.add_parser(
         "pdb", help="build the pattern databases for a board shape",
         description="Build (once) the pattern-database tables for boards of a shape, with the goal's blank in a "
@@ -145,6 +168,8 @@ def _print_solve(answer: dict) -> None:
         for s in answer["solutions"]:
             print("  " + " ".join(map(str, s)))
     _print_stats(answer["stats"])
+    if "parallel" in answer:
+        _print_parallel(answer["parallel"])
 
 
 def _print_moves(answer: dict) -> None:
@@ -155,6 +180,15 @@ def _print_stats(s: dict) -> None:
     stored = f", stored {s['stored']:,}" if "stored" in s else ""  # a truncated trace has no stored count
     open_peak = f", open list peak {s['open_peak']:,}" if "open_peak" in s else ""
     print(f"expanded {s['expanded']:,}, generated {s['generated']:,}{stored}{open_peak}, {s['elapsed_s']:.3f} s")
+
+
+def _print_parallel(p: dict) -> None:
+    """Load balance of a parallel search: "2 workers, 64 subtrees, expanded per worker 51,234 / 49,870 (...)"."""
+    nodes = [w["expanded"] for w in p["workers"]]
+    memory = f", {p['worker_memory_bytes'] / 2**20:.0f} MB in the workers" if "worker_memory_bytes" in p else ""
+    replaced = f", {p['workers_replaced']} replaced" if p["workers_replaced"] else ""
+    print(f"{len(nodes)} workers, {p['subtrees']} subtrees, expanded per worker "
+          f"{' / '.join(f'{n:,}' for n in nodes)}{memory}{replaced}")
 
 
 def _print_trace(answer: dict) -> None:
@@ -298,8 +332,100 @@ def _print_pdb(answer: dict) -> None:
     print(f"ready, in {answer['folder']}")
 
 
+def _batch(args) -> int:
+    """`slidelab batch`: solve every position of a file; one line per position as it finishes, then a summary."""
+    from . import batch
+    from .search import ALGORITHMS
+
+    def refuse(message):
+        print(f"slidelab: invalid: {message}", file=sys.stderr)
+        return EXIT_INVALID
+
+    if args.algorithm not in ALGORITHMS:
+        return refuse(f"unknown algorithm '{args.algorithm}'; choose one of: {', '.join(ALGORITHMS)}")
+    if args.heuristic not in HEURISTICS:
+        return refuse(f"unknown heuristic '{args.heuristic}'; choose one of: {', '.join(HEURISTICS)}")
+    if not 0 <= args.workers <= api.MAX_WORKERS:
+        return refuse(f"--workers must be from 0 (one per core) to {api.MAX_WORKERS}")
+    if args.scheduler and args.engine != "dask":
+        return refuse("--scheduler is for --engine dask")
+    try:
+        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+        done = set()
+        if args.resume and os.path.exists(args.resume):
+            with open(args.resume, encoding="utf-8") as f:
+                done = batch.done_names(f)
+        resume = open(args.resume, "a+", encoding="utf-8") if args.resume else None
+        if resume and resume.tell():
+            resume.seek(resume.tell() - 1)
+            if resume.read(1) != "\n":  # an interrupted run's last line, cut short: start a new one
+                resume.write("\n")
+    except (OSError, UnicodeDecodeError) as e:
+        return refuse(f"cannot read {e.filename or args.file}: {e.strerror or e}")
+    positions = [p for p in batch.read_positions(text) if p.name not in done]
+    skipped = len(batch.read_positions(text)) - len(positions)
+    options = {k: v for k, v in vars(args).items() if v is not None and k in (
+        "goal", "puzzle", "rule", "algorithm", "heuristic", "weight", "max_nodes", "max_seconds")}
+    if positions and positions[0].board is not None:
+        _prepare_databases(dict(options, board=positions[0].board))
+    clock, records = batch.Clock(), []
+    live = sys.stderr.isatty()
+    try:
+        for record in batch.run(positions, options, batch.cpu_workers(args.workers), args.engine, args.scheduler):
+            records.append(record)
+            line = json.dumps(record)
+            if resume:
+                resume.write(line + "\n")
+                resume.flush()
+            print(line if args.json else _batch_line(record), flush=True)
+            if live:
+                left = clock.left(len(records), len(positions))
+                rate = len(records) / max(clock.elapsed(), 1e-9)
+                print(f"\r  {len(records)}/{len(positions)} positions, {rate:.2f}/s"
+                      + (f", about {left:.0f} s left" if left is not None else "") + " " * 10,
+                      end="", file=sys.stderr, flush=True)
+    except SlideLabError as e:  # the Dask cluster cannot be reached, say
+        return refuse(str(e))
+    except KeyboardInterrupt:
+        print(f"\nslidelab: stopped after {len(records)} positions"
+              + (f"; --resume {args.resume} goes on from there" if resume else ""), file=sys.stderr)
+        return EXIT_NO_SOLUTION
+    finally:
+        if live and records:
+            print(file=sys.stderr)
+        if resume:
+            resume.close()
+    total = batch.summary(records, skipped, clock.elapsed())
+    if resume:
+        with open(args.resume, "a", encoding="utf-8") as f:
+            f.write(json.dumps(total) + "\n")
+    print(json.dumps(total) if args.json else _batch_summary(total["summary"]))
+    return EXIT_OK if all(r["ok"] for r in records) else EXIT_NO_SOLUTION
+
+
+def _batch_line(record: dict) -> str:
+    """One position's text line: "k60  66 moves (optimal)  3,170,143 expanded  2.70 s", or its error."""
+    if not record["ok"]:
+        return f"{record['name']}  {record['error']['code']}: {record['error']['message']}"
+    s = record["stats"]
+    kind = "optimal" if record["optimal"] else "not necessarily shortest"
+    return f"{record['name']}  {_n_moves(record['length'])} ({kind})  {s['expanded']:,} expanded  {s['elapsed_s']:.2f} s"
+
+
+def _batch_summary(s: dict) -> str:
+    worst = s["worst"]
+    text = (f"{s['positions']} positions: {s['solved']} solved ({s['optimal']} optimal), {s['failed']} failed, "
+            f"{s['skipped']} already done; {s['expanded']:,} expanded; {s['wall_s']:.1f} s wall, "
+            f"{s['solve_s']:.1f} s of solving")
+    if worst:
+        text += f"; median {s['median_s']:.3f} s, worst {worst['name']} ({worst['elapsed_s']:.2f} s)"
+    return text
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "batch":
+        return _batch(args)
     if args.command in ("solve", "trace"):
         request = _request(args)
         _prepare_databases(request)

@@ -10,6 +10,7 @@
 //   const space = await solver.explore({shape: '3x3'}, progress => {});    // every position, by distance
 //   const trace = await solver.trace({board, algorithm, heuristic, max_steps}); // a search, step by step (the worker
 //                                          sends it as JSON text, parsed here: far cheaper than a converted object)
+//   split, subtree (a long request) and join: parallel IDA* over a pool of solvers (pool.js, api.split)
 //
 // One long request (solve, explore or trace) runs at a time; check and describe may run beside it. Cancel is cooperative
 // (the worker sees it between two progress reports); if the worker does not answer within CANCEL_GRACE_MS, it is
@@ -104,7 +105,7 @@ export class Solver {
       if (!background) this.#waiting -= 1;
     }
     if (this.#running || (background && this.#waiting > 0)) return busy();
-    return this.#call(name, request, onProgress, background);
+    return this.#call(name, request, onProgress, { background });
   }
 
   /** Explore a whole state space ({shape, goal?} or {board, ...}); like solve, it is the one long request. */
@@ -115,6 +116,21 @@ export class Solver {
   /** Trace a search step by step (a solve request and max_steps?; see the README, "Traces"): a long request too. */
   trace(request, onProgress = () => {}) {
     return this.#long('trace', request, onProgress).then(answer => (typeof answer === 'string' ? JSON.parse(answer) : answer));
+  }
+
+  /** Split an IDA* search for a pool of workers (api.split): {ok, subtrees, f, bound, parity, ...}, or an answer. */
+  split(request) {
+    return this.#call('split', request);
+  }
+
+  /** Search one subtree of a split with a bound (api.subtree_steps): the long request, cancelled by cancel(). */
+  subtree(request, onProgress = () => {}) {
+    return this.#long('subtree', request, onProgress);
+  }
+
+  /** The solve answer of a parallel search from the path found (api.join), checked by replaying it. */
+  join(request, result) {
+    return this.#call('join', request, undefined, { more: [result] });
   }
 
   check(request) {
@@ -154,7 +170,7 @@ export class Solver {
   }
 
   // A call with onProgress is the long request: its progress messages are routed to it, and cancel() stops it.
-  #call(name, request, onProgress = null, background = false) {
+  #call(name, request, onProgress = null, { background = false, more = [] } = {}) {
     if (this.status !== 'ready') {
       return Promise.resolve(failure('not_ready', 'the solver is still loading; try again in a moment'));
     }
@@ -162,7 +178,7 @@ export class Solver {
     const settled = new Promise(resolve => { answer = resolve; });
     const running = { answer, settled, onProgress, background };
     if (onProgress) this.#running = running;
-    const args = request === undefined ? [] : [request];
+    const args = request === undefined ? [] : [request, ...more];
     const worker = this.#worker;
     worker.sync[name](...args).then(answer, error => {
       // The engine answers every request, so a rejected call means the runtime itself failed: a long request's
@@ -174,6 +190,15 @@ export class Solver {
     return settled.finally(() => {
       if (this.#running === running) this.#running = null;
     });
+  }
+
+  /** Stop the worker for good (a pool worker no longer wanted): the request in flight answers 'cancelled'. */
+  stop() {
+    this.#worker?.terminate();
+    this.#worker = null;
+    this.#ready = null;
+    this.#running?.answer(failure('cancelled', 'the solver was stopped'));
+    this.#setStatus('idle', 'Stopped');
   }
 
   // Terminating a worker leaves its pending calls unsettled forever, so the running request is answered here.

@@ -203,6 +203,8 @@ export class Solving {
     ui.nodes.textContent = formatLarge(event.expanded);
     ui.rate.textContent = formatCount(event.nodes_per_s);
     ui.elapsed.textContent = formatElapsed(event.elapsed_s);
+    ui.workersRow.hidden = !event.workers;  // a search on the pool of workers: each one's nodes
+    if (event.workers) ui.workers.textContent = event.workers.map(formatLarge).join(' · ');
     if (event.elapsed_s > QUICK_OFFER_S && task && !task.offerQuick && quickApplies(this.#page.request())) {
       task.offerQuick = true;
       this.#page.onBusy();

@@ -36,10 +36,16 @@ export class TableLoader {
     })]);
   }
 
+  /** Install the tables a request uses into another solver (a pool worker), from the bytes this page holds (fetched
+   * if need be): resolves like load, without progress. */
+  installInto(solver, request) {
+    return this.#prepare(request, () => {}, solver);
+  }
+
   // progress: {filesDone, files, loaded, total} (total counts the sizes known so far), then {unpacking: true}.
-  async #prepare(request, onProgress) {
+  async #prepare(request, onProgress, solver = this.solver) {
     const started = performance.now();
-    const status = await this.solver.patternDatabases(request);
+    const status = await solver.patternDatabases(request);
     // an invalid request uses no tables: its search answers with the reason
     if (!status.ok || !status.tables.length) return { ok: true, needed: false, fetched: [], bytes: 0, seconds: 0 };
     const missing = status.tables.filter(table => !table.ready).map(table => table.name);
@@ -65,7 +71,7 @@ export class TableLoader {
         onProgress({ filesDone: files.length, files: files.length, loaded: 0, total: 0, unpacking: true });
       }
       for (const [name, bytes] of files) {
-        const answer = await this.solver.installPatternDatabase(bytes);
+        const answer = await solver.installPatternDatabase(bytes);
         if (!answer.ok || answer.name !== name) {
           this.#files.delete(name);
           throw new Error(answer.ok ? `${name} holds the table ${answer.name}` : answer.error.message);

@@ -58,6 +58,19 @@ async def trace(request):
     return json.dumps(await _drive(api.trace_steps(_py(request))), separators=(",", ":"))
 
 
+def split(request):
+    # parallel IDA* over the page's pool of workers (web/js/pool.js): the split, each subtree, the answer
+    return _js(api.split(_py(request)))
+
+
+async def subtree(request):
+    return _js(await _drive(api.subtree_steps(_py(request))))
+
+
+def join(request, result):
+    return _js(api.join(_py(request), _py(result)))
+
+
 def check(request):
     return _js(api.check(_py(request)))
 
@@ -80,4 +93,5 @@ def cancel():
     _cancel_below = _started
 
 
-__export__ = ["solve", "explore", "trace", "check", "describe", "pattern_databases", "install_pattern_database", "cancel"]
+__export__ = ["solve", "explore", "trace", "check", "describe", "pattern_databases", "install_pattern_database", "cancel",
+              "split", "subtree", "join"]

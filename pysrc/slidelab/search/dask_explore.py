@@ -71,7 +71,7 @@ def _search(np, distributed, puzzle, limits, scheduler, workers, partitions):
     try:
         if scheduler is None:
             cluster = local_cluster(workers)
-        client = _connect(distributed, scheduler or cluster)
+        client = connect(distributed, scheduler or cluster)
         return (yield from _levels(np, client, puzzle, meter, partitions))
     finally:
         if client is not None:
@@ -94,7 +94,7 @@ def local_cluster(workers):
                                         dashboard_address=":0", silence_logs=logging.ERROR)
 
 
-def _connect(distributed, scheduler):
+def connect(distributed, scheduler):
     """A client of `scheduler` (an address or a cluster) that sees at least one worker."""
     try:
         client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)

@@ -10,8 +10,9 @@ from .contour import INF, deepen
 from .control import CHECK_EVERY, Meter
 
 
-def incremental_idastar(puzzle, heuristic, limits, all_solutions=False):
-    """Search generator: IDA* with a heuristic that has `tracker(state)`; returns a SearchResult."""
+def incremental_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=None):
+    """Search generator: IDA* with a heuristic that has `tracker(state)`; returns a SearchResult. `walk` and `only`
+    serve parallel searches (see tile_table_idastar)."""
     meter = Meter(limits)
     stats = meter.stats
     size = puzzle.size
@@ -30,7 +31,7 @@ def incremental_idastar(puzzle, heuristic, limits, all_solutions=False):
         cap = bound + 2
         blanks, moved, ci = [0] * cap, [0] * cap, [0] * cap
         cands = [()] * cap
-        blanks[0], cands[0] = b0, excl[b0][size]
+        blanks[0], cands[0] = b0, excl[b0][walk[-1].index(0) if walk else size]
         depth = 0
         over = INF
         expanded = stats.expanded
@@ -84,4 +85,5 @@ def incremental_idastar(puzzle, heuristic, limits, all_solutions=False):
         stats.expanded, stats.generated = expanded, generated
         return over
 
-    return (yield from deepen(contour, h0, puzzle.solution_parity(), meter, solutions, all_solutions, board == goal))
+    return (yield from deepen(contour, h0, puzzle.solution_parity(), meter, solutions, all_solutions, board == goal,
+                              only))

@@ -130,8 +130,23 @@ def _cached_move_tables(puzzle, lookups, duplicates):
     return roots
 
 
-def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
-    """Search generator: IDA* with a PatternDatabaseHeuristic; returns a SearchResult with optimal moves."""
+def _root_after(tables, blanks):
+    """The children of the last position of a walk of the blank over `blanks` (its start's children when the walk is
+    that start alone), with the automaton in the state the walk leaves it in. A walk the automaton would not have
+    taken (a duplicate that a search of the whole tree skips) keeps only the rule of never undoing the last move, so
+    its subtree is still searched."""
+    children = tables[blanks[0]]
+    for cell in blanks[1:]:
+        children = next((nxt for nb, nxt, *_ in children if nb == cell), None)
+        if children is None:
+            return tuple(child for child in tables[blanks[-1]] if child[0] != blanks[-2])
+    return children
+
+
+def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=None):
+    """Search generator: IDA* with a PatternDatabaseHeuristic; returns a SearchResult with optimal moves. `walk` and
+    `only` serve parallel searches (see tile_table_idastar): the duplicate-walk automaton goes on from the state the
+    walk left it in."""
     meter = Meter(limits)
     stats = meter.stats
     orients = heuristic.orientations
@@ -141,7 +156,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
     board = list(puzzle.start)
     b0 = board.index(0)
     pruned = {} if all_solutions or puzzle.size < DUPLICATES_FROM else DUPLICATES
-    root = _cached_move_tables(puzzle, lookups, pruned)[b0]
+    root = _root_after(_cached_move_tables(puzzle, lookups, pruned), [p.index(0) for p in walk] + [b0])
     ixs = [o.indices(board) for o in lookups]  # per lookup, its groups' table indices
     hs0 = [o.value(board) for o in lookups]
     start_h = max(hs0)
@@ -328,4 +343,4 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False):
         return INF if every_child_searched else bound + 1
 
     return (yield from deepen(contour, start_h, puzzle.solution_parity(), meter, solutions, all_solutions,
-                              start_h == 0))
+                              start_h == 0, only))

@@ -1,0 +1,189 @@
+// A pool of solver workers: one IDA* search split over several Python runtimes, one per core, as the command line's
+// `--workers` splits it over processes (search/parallel_idastar.py). The page's own solver splits the start into
+// subtrees (api.split; every worker splits the same way), each iteration hands the subtrees that fit its bound to
+// the workers from one queue, largest first, the first solution found stops the others (it is a shortest one), and
+// the page's solver turns the path into the answer, checked by replaying it (api.join).
+//
+//   const pool = new SolverPool(solver, tables, { onChange });   // solver: the page's Solver; tables: its TableLoader
+//   pool.size = 2;                      // workers in all, the page's solver included (1: no pool)
+//   const answer = await pool.solve(request, progress => {});     // like solver.solve; IDA* runs on the pool when
+//   pool.cancel();                                                // it is ready, every other search on the solver
+//
+// Each extra worker is a whole Pyodide (a few seconds to start, and its own copy of the tables), so the pool starts
+// lazily: when its size is chosen, or the first time a search runs past a second (that search goes on as it is).
+// A worker whose subtree fails (its runtime died: the bridge restarts it) gets its tables again and the subtree goes
+// back to the queue. Browsers share no memory between workers without cross-origin isolation, which a static host
+// may not offer, so tables are copied into each worker rather than kept in one SharedArrayBuffer.
+
+import { Solver, failure } from './bridge.js';
+
+const SUBTREES_PER_WORKER = 16;
+const START_AFTER_MS = 1000;
+export const MAX_WORKERS = 16;
+
+export class SolverPool {
+  #extra = [];         // the workers beyond the page's own solver
+  #size;
+  #running = null;     // {cancelled, workers} of the parallel search in flight
+  last = null;         // the last parallel search's "parallel" statistics: {workers: [{expanded}], subtrees, ...}
+
+  constructor(solver, tables, { onChange = () => {}, base = document.baseURI } = {}) {
+    Object.assign(this, { solver, tables, onChange, base });
+    this.#size = SolverPool.defaultSize();
+  }
+
+  /** One worker per core, at most MAX_WORKERS (on a one-core device, 1: no pool). */
+  static defaultSize() {
+    return Math.max(1, Math.min(navigator.hardwareConcurrency || 1, MAX_WORKERS));
+  }
+
+  get size() {
+    return this.#size;
+  }
+
+  /** Choose the number of workers (the page's solver included): extra workers start now, surplus ones stop. */
+  set size(n) {
+    this.#size = Math.max(1, Math.min(MAX_WORKERS, Math.floor(n) || 1));
+    for (const worker of this.#extra.splice(this.#size - 1)) worker.stop();
+    this.#grow();
+  }
+
+  /** Workers ready to search, the page's solver included. */
+  get ready() {
+    return (this.solver.status === 'ready' ? 1 : 0) + this.#extra.filter(w => w.status === 'ready').length;
+  }
+
+  /** Extra workers started (ready or starting). */
+  get started() {
+    return this.#extra.length;
+  }
+
+  /** Workers searching a subtree right now (0 when no search runs). */
+  get busy() {
+    return this.#running ? this.#running.workers.filter(w => w.busy).length : (this.solver.busy ? 1 : 0);
+  }
+
+  #grow() {
+    while (this.#extra.length < this.#size - 1) {
+      const worker = new Solver({ onStatus: () => this.onChange(), base: this.base });
+      this.#extra.push(worker);
+      worker.start();
+    }
+    this.onChange();
+  }
+
+  /** Solve like solver.solve: IDA* on the pool when two or more workers are ready, anything else on the solver. */
+  async solve(request, onProgress = () => {}) {
+    const parallel = this.#size > 1 && (request.algorithm ?? 'idastar') === 'idastar';
+    const workers = [this.solver, ...this.#extra.filter(w => w.status === 'ready')];
+    if (!parallel || workers.length < 2) {
+      const timer = parallel ? setTimeout(() => this.#grow(), START_AFTER_MS) : null;
+      try {
+        return await this.solver.solve(request, onProgress);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    const running = { cancelled: false, workers };
+    this.#running = running;
+    try {
+      const answer = await this.#parallel(request, running, onProgress);
+      if (answer.ok && answer.parallel) this.last = answer.parallel;
+      return answer;
+    } finally {
+      this.#running = null;
+      this.onChange();
+    }
+  }
+
+  /** Stop the running search, on every worker. */
+  async cancel() {
+    const running = this.#running;
+    if (!running) return this.solver.cancel();
+    running.cancelled = true;
+    await Promise.all(running.workers.map(w => w.cancel()));
+  }
+
+  async #parallel(request, running, onProgress) {
+    const started = performance.now();
+    const { workers } = running;
+    for (const worker of workers.slice(1)) {
+      const tables = await this.tables.installInto(worker, request);
+      if (!tables.ok) return failure('internal', `a pool worker could not load the tables: ${tables.message}`);
+    }
+    const base = { ...request, subtrees: SUBTREES_PER_WORKER * workers.length };
+    const split = await this.solver.split(base);
+    if (!split.ok || 'length' in split) return split;
+    const { f } = split;
+    const last = f.map(() => 0);  // each subtree's nodes in the last iteration
+    const stats = { expanded: split.expanded, generated: split.generated, iterations: [] };
+    const perWorker = workers.map(() => 0);
+    const live = workers.map(() => 0);
+    let replaced = 0;
+    let bound = split.bound;
+    const report = () => {
+      const elapsed = (performance.now() - started) / 1000;
+      const expanded = stats.expanded + live.reduce((a, b) => a + b, 0);
+      onProgress({
+        type: 'progress', expanded, generated: stats.generated, stored: bound + 1, bound,
+        elapsed_s: elapsed, nodes_per_s: Math.round(expanded / Math.max(elapsed, 1e-9)),
+        workers: perWorker.map((n, k) => n + live[k]),
+      });
+      this.onChange();
+    };
+    for (;;) {
+      let over = Math.min(...f.filter(v => v > bound), Infinity);
+      const queue = f.map((v, i) => i).filter(i => f[i] <= bound).sort((a, b) => last[b] - last[a]);
+      const solutions = [];
+      let failed = null;
+      const before = stats.expanded;
+      const done = () => running.cancelled || failed || (solutions.length && !request.all_solutions);
+      await Promise.all(workers.map(async (worker, k) => {
+        while (queue.length && !done()) {
+          const index = queue.shift();
+          const answer = await worker.subtree({ ...base, subtree: index, bound }, event => {
+            if (event.type === 'progress') {
+              live[k] = event.expanded;
+              report();
+            }
+          });
+          live[k] = 0;
+          if (answer.ok) {
+            stats.expanded += answer.expanded;
+            stats.generated += answer.generated;
+            perWorker[k] += answer.expanded;
+            last[index] = answer.expanded;
+            if (answer.over !== null) over = Math.min(over, answer.over);
+            solutions.push(...answer.solutions);
+            if (solutions.length && !request.all_solutions) {
+              workers.filter(w => w !== worker).forEach(w => w.cancel());
+            }
+          } else if (answer.error.code === 'cancelled' && done()) {
+            return;  // stopped because another worker found the goal, or the user cancelled
+          } else if (answer.error.code === 'internal' && k > 0 && !running.cancelled) {
+            queue.unshift(index);  // its runtime died and restarts: it gets the tables again and goes on
+            replaced += 1;
+            await worker.start();
+            const tables = await this.tables.installInto(worker, request);
+            if (!tables.ok) return;
+          } else {
+            failed = answer;
+          }
+        }
+      }));
+      if (running.cancelled) return failure('cancelled', 'the search was cancelled');
+      if (failed) return failed;
+      stats.iterations.push({ bound, expanded: stats.expanded - before });
+      if (solutions.length) {
+        stats.elapsed_s = (performance.now() - started) / 1000;
+        return this.solver.join(request, {
+          moves: solutions[0], solutions, stats,
+          parallel: { workers: perWorker.map(expanded => ({ expanded })), subtrees: f.length, workers_replaced: replaced },
+        });
+      }
+      if (over === Infinity) return failure('unsolvable', 'no sequence of moves leads from the start to the goal');
+      bound = split.parity === null || (over - split.parity) % 2 === 0 ? over : over + 1;
+      report();
+    }
+  }
+}
