@@ -129,3 +129,27 @@ def test_a_start_failure_is_reported_with_the_reason(bridge: Page):
     }""")
     assert statuses[-1] == ["failed", "The solver could not start: ValueError: no wheel here. Reload the page to try again."]
     assert bridge.evaluate("solver.solve({ board: '1 2/3 0' })")["error"]["code"] == "not_ready"
+
+
+def test_a_background_solve_gives_way_to_any_other_and_the_newest_background_wins(bridge: Page):
+    result = bridge.evaluate("""async () => {
+      await solver.start();
+      const answers = {};
+      const first = solver.solve({ board: 'a' }, () => {}, { background: true });
+      const second = solver.solve({ board: 'b' }, () => {}, { background: true });  // cancels the first
+      answers.first = (await first).error.code;
+      await new Promise(resolve => setTimeout(resolve, 0));
+      const user = solver.solve({ board: 'c' });               // a search the user started: the background one stops
+      const late = solver.solve({ board: 'd' }, () => {}, { background: true });  // never takes the worker from it
+      answers.second = (await second).error.code;
+      answers.late = (await late).error.code;
+      await new Promise(resolve => setTimeout(resolve, 0));
+      fake.finish({ ok: true, length: 3, moves: [1, 2, 3] });
+      answers.user = await user;
+      answers.requests = fake.requests.map(r => r.board);
+      return answers;
+    }""")
+    assert result["first"] == "cancelled" and result["second"] == "cancelled"
+    assert result["late"] == "busy"
+    assert result["user"] == {"ok": True, "length": 3, "moves": [1, 2, 3]}
+    assert result["requests"] == ["a", "b", "c"]

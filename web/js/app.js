@@ -7,7 +7,10 @@ import { SlidingBoardView } from './board.js';
 import { Solver } from './bridge.js';
 import { Comparison } from './compare.js';
 import { Explorer } from './explore.js';
+import { FAMOUS } from './famous.js';
 import { formatLarge, plural } from './format.js';
+import { DistanceMeter } from './meter.js';
+import { MoveHistory, keepBest, readBest } from './play.js';
 import { Playback } from './playback.js';
 import { offerAtOnce } from './quick.js';
 import { Solving } from './solving.js';
@@ -16,12 +19,14 @@ import { StatsPanel } from './stats.js';
 import { TableLoader } from './tables.js';
 import { SolverPool } from './pool.js';
 import { TokenEditor } from './token_editor.js';
-import { PRESETS, applyTokenMove, formatTokenBoard, moveName, parseTokenBoard, refusal } from './tokens.js';
+import {
+  PRESETS, applyTokenMove, formatTokenBoard, moveName, parseTokenBoard, refusal, squareName,
+} from './tokens.js';
 import { TokenBoardView, pieceName } from './tokens_board.js';
 import { LinkError, formatFragment, parseFragment } from './share.js';
 import {
-  BoardError, applyMove, defaultGoal, formatBoard, moveDirection, parseBoard, randomPosition, sameCells, scramble,
-  tileForArrow,
+  BoardError, applyMove, defaultGoal, formatBoard, moveDirection, parseBoard, randomPosition, runTo, sameCells,
+  scramble, tileForArrow,
 } from './sliding.js';
 
 const DEFAULT_BOARD = '8 6 7/2 5 4/3 0 1';
@@ -33,6 +38,8 @@ const MAX_WORKERS_SHOWN = 8;       // the Workers selector offers 1 to this, or 
 const SLOW_START_S = 45;           // a solver still loading after this long may have failed inside its worker
 const ARROWS = { up: '↑', down: '↓', left: '←', right: '→' };
 const TOKEN_HEURISTIC = 'auto';    // the sliding heuristics do not apply to token puzzles
+const SWIPE_KEYS = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
+const HINT_LABELS = ['Hint', 'Hint: which tile?', 'Hint: the move', 'Hint: the move'];  // what the next press gives
 const CUSTOM_TOKENS = { board: 'B.W/.#./W.B', goal: 'W.B/.#./B.W', rule: 'king' };  // the first custom puzzle
 
 const $ = id => document.getElementById(id);
@@ -46,6 +53,7 @@ const ui = {
   editForm: $('edit-form'), boardText: $('board-text'), goalText: $('goal-text'), editError: $('edit-error'),
   puzzleType: $('puzzle-type'), board: $('board'), tokenBoard: $('token-board'), tokenGoal: $('token-goal'),
   playHelp: $('play-help'), tokenEditor: $('token-editor'),
+  undo: $('undo'), redo: $('redo'), famous: $('famous'), famousNote: $('famous-note'), best: $('best-score'),
 };
 
 const state = {
@@ -55,13 +63,21 @@ const state = {
   goal: defaultGoal(3, 3),
   algorithm: DEFAULT_ALGORITHM,
   heuristic: DEFAULT_HEURISTIC,
-  moves: 0,        // moves the player made since the position was set
+  moves: 0,        // moves the player made since the position was set (less those undone)
+  history: new MoveHistory(),  // the player's moves, for undo and redo
+  hintLevel: 0,    // the hint given for this position: 0 none, 1 the distance, 2 the tile, 3 the move
   hint: null,      // a move to highlight
   linkHash: '',    // the fragment this page last wrote
   pendingTrace: null,  // a link's trace step, shown once the solver is ready
 };
 
-const view = new SlidingBoardView($('board'), { onTile: tile => playerMove(tile) });
+const view = new SlidingBoardView($('board'), {
+  onTile: tile => playerMove(tile),
+  onSwipe: direction => {
+    const tile = tileForArrow(state.board, SWIPE_KEYS[direction]);
+    if (tile !== null) playerMove(tile);
+  },
+});
 const solver = new Solver({ onStatus: showSolverStatus });
 const tokenView = new TokenBoardView(ui.tokenBoard, { onMove: move => playerMove(move) });
 const goalView = new TokenBoardView($('token-goal-board'), { interactive: false });
@@ -74,14 +90,16 @@ const editor = new TokenEditor($('token-editor-body'), {
 const SLIDING = {
   family: 'sliding',
   view,
-  help: 'Click a tile next to the gap, or use the arrow keys.',
+  help: 'Click or tap a tile in the gap\'s row or column, swipe the board, or use the arrow keys.',
   apply: applyMove,
+  run: (board, tile) => (applyMove(board, tile) ? [tile] : runTo(board, tile) ?? [tile]),  // a tap slides a run
   refusal: (board, tile) => `Tile ${tile} is not next to the gap.`,
   moveLabel(board, tile) {
     const direction = moveDirection(board, tile);
     return { text: `${tile}${ARROWS[direction]}`, label: `tile ${tile} ${direction}` };
   },
   hintText: (board, tile) => `move tile ${tile} ${moveDirection(board, tile)}`,
+  hintTile: (board, tile) => `move tile ${tile}`,
   resetBoard: () => ({ ...state.board, cells: state.goal.slice() }),
 };
 const TOKENS = {
@@ -89,10 +107,13 @@ const TOKENS = {
   view: tokenView,
   help: 'Click a piece, then one of the marked squares it can move to.',
   apply: applyTokenMove,
+  run: (board, move) => [move],
   refusal,
   moveLabel: (board, move) => ({ text: moveName(board, move), label: moveName(board, move) }),
   hintText: (board, move) => `move the ${pieceName(board.cells[move[0]], board.rule).toLowerCase()} `
     + moveName(board, move),
+  hintTile: (board, move) => `move the ${pieceName(board.cells[move[0]], board.rule).toLowerCase()} on `
+    + squareName(board, move[0]),
   resetBoard: () => state.start,
 };
 const kind = () => (state.puzzle === 'sliding' ? SLIDING : TOKENS);
@@ -137,6 +158,11 @@ const explorer = new Explorer($('explore'), {
   },
 });
 
+const meter = new DistanceMeter($('meter'), {
+  solver, tables, solving, request: board => ({ ...requestFor(board), algorithm: 'idastar', heuristic: 'auto' }),
+  atGoal: board => sameCells(board.cells, state.goal),
+});
+
 const watch = new Watch($('watch'), {
   solver, request: () => solveRequest(), board: () => state.board, onBusy: updateControls, onChange: writeLink,
   onShow: showTraceBoard, onMethod: chooseMethod, onLesson: openLesson,
@@ -154,7 +180,10 @@ function setPuzzle(board, goal = defaultGoal(board.rows, board.cols),
   solving.stop(stopReason);
   watch.clear(stopReason);
   showResult(null);
-  if (!sameCells(goal, state.goal) || board.rule !== state.board.rule) solving.forget();
+  if (!sameCells(goal, state.goal) || board.rule !== state.board.rule) {
+    solving.forget();
+    meter.forget();
+  }
   if (puzzle !== state.puzzle) showPuzzleType(puzzle);
   state.start = board;
   if (puzzle !== 'sliding') {
@@ -165,9 +194,13 @@ function setPuzzle(board, goal = defaultGoal(board.rows, board.cols),
   state.board = board;
   state.goal = goal;
   state.moves = 0;
+  state.history = new MoveHistory();
+  state.hintLevel = 0;
+  showHintLevel();
   state.hint = null;
   say('');
   ui.playMessage.textContent = '';
+  ui.famousNote.hidden = true;
   if (puzzle === 'sliding') {
     ui.boardText.value = boardText(board);
     ui.goalText.value = sameCells(goal, defaultGoal(board.rows, board.cols)) ? '' : boardText(goalBoard());
@@ -176,6 +209,8 @@ function setPuzzle(board, goal = defaultGoal(board.rows, board.cols),
   writeLink();
   render();
   updateControls();
+  showBest();
+  meter.update(board);
 }
 
 /** Show the controls, board and editor of a puzzle type (sliding, or a token puzzle). */
@@ -208,23 +243,112 @@ function choosePuzzle(puzzle) {
   if (solver.status === 'ready') checkMethod();
 }
 
+/** The player moved: a tile (a tap slides the whole run up to the gap, each tile a move) or a piece. */
 function playerMove(move) {
-  const next = kind().apply(state.board, move);
-  if (!next) {
-    ui.playMessage.textContent = kind().refusal(state.board, move);
+  const before = state.board;
+  const moves = kind().run(before, move);
+  let after = before;
+  for (const step of moves) after = after && kind().apply(after, step);
+  if (!after) {
+    ui.playMessage.textContent = kind().refusal(before, move);
     return;
   }
-  if (!playback.follow(move)) {
+  if (moves.length !== 1 || !playback.follow(move)) {
     if (playback.active) showResult(null);
-    state.board = next;
+    state.board = after;
   }
+  state.history.push({ before, after: state.board, count: moves.length });
+  afterPlay(before, moves.length);
+}
+
+/** Undo (or redo) the player's last move (or the last undone): a solution shown is put away. */
+function undoRedo(redo) {
+  const entry = redo ? state.history.redo() : state.history.undo();
+  if (!entry) return;
+  if (playback.active) showResult(null);
+  const before = state.board;
+  state.board = redo ? entry.after : entry.before;
+  afterPlay(before, redo ? entry.count : -entry.count);
+}
+
+/** After the player changed the board from `before`, by `count` moves (negative: undone). */
+function afterPlay(before, count) {
   solving.stop(state.puzzle === 'sliding' ? 'you moved a tile' : 'you moved a piece');
   watch.clear(state.puzzle === 'sliding' ? 'you moved a tile' : 'you moved a piece');
-  state.moves += 1;
+  state.moves += count;
   state.hint = null;
-  ui.playMessage.textContent = atGoal() ? `Solved in ${state.moves} ${plural(state.moves, 'move')}!` : '';
+  state.hintLevel = 0;
+  showHintLevel();
+  ui.playMessage.textContent = '';
   writeLink();
   render();
+  updateControls();
+  state.history.save(playKey(state.board), { start: state.start, moves: state.moves });
+  meter.update(state.board, before);
+  if (atGoal() && count > 0) celebrate();
+}
+
+/** Solved by the player: the count, the shortest (when known or cheap to know) and the player's best here. */
+async function celebrate() {
+  const moves = state.moves, start = state.start;
+  const { best, improved, stored } = keepBest(playKey(start), moves);
+  const solved = `Solved in ${moves} ${plural(moves, 'move')}`;
+  const bestText = !stored ? '' : improved ? ' Your best here!' : ` Your best here is ${best}.`;
+  ui.playMessage.textContent = `${solved}!${bestText}`;
+  showBest();
+  const shortest = await meter.lengthOf(start);
+  if (shortest !== null && state.start === start && state.moves === moves && atGoal()) {
+    ui.playMessage.textContent = `${solved}; the shortest is ${shortest}.${bestText}`;
+  }
+}
+
+/** The key of a position for the player's history and best: the puzzle, its goal and the board. */
+function playKey(board) {
+  const text = b => (state.puzzle === 'sliding' ? boardText(b, ',') : formatTokenBoard(b));
+  return `${state.puzzle}|${board.rule ?? ''}|${text({ ...board, cells: state.goal })}|${text(board)}`;
+}
+
+function showBest() {
+  const best = readBest(playKey(state.start));
+  ui.best.hidden = best === null;
+  ui.best.textContent = best === null ? '' : `Your best for this position: ${best} ${plural(best, 'move')}.`;
+}
+
+/** The Hint button says what its next press gives; data-level is the hint given so far (0 to 3). */
+function showHintLevel() {
+  ui.hint.textContent = HINT_LABELS[state.hintLevel === 0 && meter.on ? 1 : state.hintLevel];
+  ui.hint.dataset.level = state.hintLevel;
+}
+
+/** Hint, press by press: first the distance meter, then the tile to move, then the move itself. */
+function hint() {
+  state.hintLevel = Math.min(3, state.hintLevel + 1);
+  if (state.hintLevel === 1 && meter.on) state.hintLevel = 2;  // the meter is on already: name the tile
+  showHintLevel();
+  if (state.hintLevel === 1) {
+    meter.show(true);
+    meter.update(state.board);
+    say('The distance meter shows how far the goal is, after every move. Press Hint again for the tile to move.');
+    return;
+  }
+  solving.run('hint', { detail: state.hintLevel === 2 ? 'tile' : 'move' });
+}
+
+/** Put a famous position on the board, and say where it comes from. */
+function openFamous(index) {
+  const entry = FAMOUS[Number(index)];
+  ui.famous.value = '';
+  if (!entry) return;
+  if (entry.puzzle !== state.puzzle) choosePuzzle(entry.puzzle);
+  const rule = PRESETS[entry.puzzle]?.rule;
+  const parse = text => (entry.puzzle === 'sliding' ? parseBoard(text) : parseTokenBoard(text, rule));
+  const board = parse(entry.board);
+  const goal = entry.goal ? parse(entry.goal).cells
+    : entry.puzzle === 'sliding' ? defaultGoal(board.rows, board.cols) : parse(PRESETS[entry.puzzle].goal).cells;
+  setPuzzle(board, goal, { stopReason: 'a famous position was opened', puzzle: entry.puzzle });
+  meter.note(board, entry.length);
+  ui.famousNote.textContent = `${entry.title}: ${entry.length} moves at the fewest. Source: ${entry.source}.`;
+  ui.famousNote.hidden = false;
 }
 
 function render() {
@@ -262,8 +386,14 @@ function syncSizeSelect() {
 }
 
 function onKey(event) {
-  if (event.altKey || event.ctrlKey || event.metaKey) return;
-  if (event.target.closest?.('input, textarea, select, [contenteditable]') || state.puzzle !== 'sliding') return;
+  if (event.target.closest?.('input, textarea, select, [contenteditable]')) return;
+  const key = event.key.toLowerCase();
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && (key === 'z' || key === 'y')) {
+    event.preventDefault();
+    undoRedo(key === 'y' || event.shiftKey);
+    return;
+  }
+  if (event.altKey || event.ctrlKey || event.metaKey || state.puzzle !== 'sliding') return;
   const tile = tileForArrow(state.board, event.key);
   if (tile === null) return;
   event.preventDefault();
@@ -291,9 +421,10 @@ function writeLink() {
 
 /** Open a link; a link that passes the checks and still fails (a bug) shows why and the default puzzle, so the page
  * is never left without a board. */
-function openLinkSafely(hash) {
+function openLinkSafely(hash, { reload = false } = {}) {
   try {
     openLink(hash);
+    if (reload) restorePlay();
   } catch (error) {
     showNotice(`This link could not be opened (${error?.message ?? error}). Showing the default puzzle instead.`);
     openLink('');
@@ -320,6 +451,18 @@ function openLink(hash) {
     ? defaultGoal(board.rows, board.cols) : parseTokenBoard(PRESETS[puzzle].goal, board.rule).cells);
   setPuzzle(board, goal, { stopReason: 'a new link was opened', puzzle });
   if (solver.status === 'ready') checkMethod();
+}
+
+/** On a reload of the tab, the player's moves, undo and redo come back (a link opened afresh starts clean). */
+function restorePlay() {
+  const kept = MoveHistory.load(playKey(state.board));
+  if (!kept || !kept.start || !Number.isInteger(kept.moves)) return;
+  state.history = kept.history;
+  state.start = kept.start;
+  state.moves = kept.moves;
+  render();
+  updateControls();
+  showBest();
 }
 
 async function copyLink() {
@@ -380,16 +523,22 @@ async function applyEdit(event) {
 // ---- the solver: requests, answers, hints and controls ---------------------------------------------------------
 
 function solveRequest() {
+  return requestFor(state.board);
+}
+
+/** The solve request for a board of the puzzle and goal shown, with the method chosen. */
+function requestFor(board) {
+  const goal = { ...board, cells: state.goal };
   if (state.puzzle !== 'sliding') {
-    const request = { puzzle: state.puzzle, board: formatTokenBoard(state.board), goal: formatTokenBoard(goalBoard()),
+    const request = { puzzle: state.puzzle, board: formatTokenBoard(board), goal: formatTokenBoard(goal),
       algorithm: state.algorithm, heuristic: state.heuristic };
-    if (state.puzzle === 'tokens') request.rule = state.board.rule;
+    if (state.puzzle === 'tokens') request.rule = board.rule;
     return request;
   }
   const request = {
-    puzzle: 'sliding', board: boardText(state.board), algorithm: state.algorithm, heuristic: state.heuristic,
+    puzzle: 'sliding', board: boardText(board), algorithm: state.algorithm, heuristic: state.heuristic,
   };
-  if (!sameCells(state.goal, defaultGoal(state.board.rows, state.board.cols))) request.goal = boardText(goalBoard());
+  if (!sameCells(state.goal, defaultGoal(board.rows, board.cols))) request.goal = boardText(goal);
   return request;
 }
 
@@ -404,9 +553,9 @@ function showResult(answer, start) {
   playback.show(answer, start);
 }
 
-/** Highlight a move on the board (a hint), or none. */
-function showHint(move) {
-  state.hint = move;
+/** Highlight a move on the board (a hint), or none; detail 'tile': the tile or piece only, not where it goes. */
+function showHint(move, detail = 'move') {
+  state.hint = detail === 'tile' && Array.isArray(move) ? [move[0], -1] : move;
   render();
   if (move !== null) kind().view.focusTile(move);
 }
@@ -426,6 +575,9 @@ function updateControls() {
   ui.solve.title = ui.hint.title = title;
   ui.quick.hidden = busy ? !solving.offersQuick : state.puzzle !== 'sliding' || !offerAtOnce(state.board);
   ui.quick.disabled = !ready || labBusy;
+  ui.undo.disabled = !state.history.canUndo;
+  ui.redo.disabled = !state.history.canRedo;
+  if (ready && !busy && !labBusy) meter.resume();
 }
 
 // ---- the pool of workers (pool.js): its size, chosen from the cores, and how many are ready ----------------------
@@ -533,7 +685,19 @@ function wire() {
   ui.reset.addEventListener('click', () => setPuzzle(kind().resetBoard(), state.goal));
   ui.puzzleType.addEventListener('change', () => choosePuzzle(ui.puzzleType.value));
   ui.solve.addEventListener('click', () => solving.run('solve'));
-  ui.hint.addEventListener('click', () => solving.run('hint'));
+  ui.hint.addEventListener('click', hint);
+  ui.undo.addEventListener('click', () => undoRedo(false));
+  ui.redo.addEventListener('click', () => undoRedo(true));
+  const groups = new Map();
+  FAMOUS.forEach((entry, index) => {
+    if (!groups.has(entry.group)) {
+      groups.set(entry.group, document.createElement('optgroup'));
+      groups.get(entry.group).label = entry.group;
+      ui.famous.append(groups.get(entry.group));
+    }
+    groups.get(entry.group).append(new Option(entry.title, String(index)));
+  });
+  ui.famous.addEventListener('change', () => openFamous(ui.famous.value));
   ui.quick.addEventListener('click', () => solving.quick());
   ui.copy.addEventListener('click', copyLink);
   ui.editForm.addEventListener('submit', applyEdit);
@@ -545,5 +709,5 @@ function wire() {
 }
 
 wire();
-openLinkSafely(location.hash);
+openLinkSafely(location.hash, { reload: true });
 solver.start();

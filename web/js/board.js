@@ -1,19 +1,25 @@
 // The sliding-tile board view: one <button> per tile, placed on a CSS grid of cells by transform so that a move
-// slides the tile. It knows nothing about solving; the app tells it what to show and hears which tile was clicked.
+// slides the tile. It knows nothing about solving; the app tells it what to show and hears which tile was clicked
+// (or tapped) and which way the board was swiped (touch.js).
 
-import { movableTiles, moveDirection } from './sliding.js';
+import { movableTiles, moveDirection, runTo } from './sliding.js';
+import { listenTaps } from './touch.js';
 
 export class SlidingBoardView {
-  /** @param {HTMLElement} element  @param {{onTile: (tile: number) => void}} handlers */
-  constructor(element, { onTile }) {
+  /** @param {HTMLElement} element
+   *  @param {{onTile: (tile: number) => void, onSwipe?: (direction: string) => void}} handlers */
+  constructor(element, { onTile, onSwipe = () => {} }) {
     this.element = element;
     this.onTile = onTile;
     this.tiles = new Map();  // tile number -> button
     this.shape = '';
     element.classList.add('board');
-    element.addEventListener('click', event => {
-      const button = event.target.closest('button.tile');
-      if (button && this.element.contains(button)) this.onTile(Number(button.dataset.tile));
+    listenTaps(element, {
+      onTap: target => {
+        const button = target.closest?.('button.tile');
+        if (button && this.element.contains(button)) this.onTile(Number(button.dataset.tile));
+      },
+      onSwipe,
     });
   }
 
@@ -36,11 +42,13 @@ export class SlidingBoardView {
       button.classList.toggle('home', goal ? goal[cell] === tile : false);
       button.classList.toggle('hint', tile === hint);
       const canMove = movable.has(tile);
+      const run = canMove ? null : runTo(board, tile);  // a tile in the gap's row or column slides with its run
       button.classList.toggle('movable', canMove);
-      button.setAttribute('aria-disabled', String(!canMove));
-      button.setAttribute('aria-label', canMove
-        ? `Tile ${tile}, row ${r + 1}, column ${c + 1}: move ${moveDirection(board, tile)}`
-        : `Tile ${tile}, row ${r + 1}, column ${c + 1}`);
+      button.setAttribute('aria-disabled', String(!canMove && !run));
+      const where = `Tile ${tile}, row ${r + 1}, column ${c + 1}`;
+      if (canMove) button.setAttribute('aria-label', `${where}: move ${moveDirection(board, tile)}`);
+      else if (run) button.setAttribute('aria-label', `${where}: slide ${run.length} tiles ${moveDirection(board, run[0])}`);
+      else button.setAttribute('aria-label', where);
     });
     this.element.classList.toggle('solved', solved);
   }

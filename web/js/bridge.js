@@ -4,6 +4,9 @@
 //   solver.start();
 //   const answer = await solver.solve(request, progress => {});   // always resolves with an api answer dict
 //   solver.cancel();                                              // the running solve answers code "cancelled"
+//   solver.solve(request, progress => {}, { background: true });  // gives way to any other long request (the
+//                                          page's distance meter): that one cancels it and runs, never answered busy
+//   solver.cancelBackground();                                    // cancel the running request if it is background
 //   const space = await solver.explore({shape: '3x3'}, progress => {});    // every position, by distance
 //   const trace = await solver.trace({board, algorithm, heuristic, max_steps}); // a search, step by step (the worker
 //                                          sends it as JSON text, parsed here: far cheaper than a converted object)
@@ -21,6 +24,7 @@ export class Solver {
   #worker = null;
   #running = null;  // {answer, settled, onProgress} of the long request in flight
   #ready = null;    // promise of the started worker
+  #waiting = 0;     // long requests waiting for a background request to stop
 
   constructor({ onStatus = () => {}, base = document.baseURI } = {}) {
     this.onStatus = onStatus;
@@ -81,14 +85,27 @@ export class Solver {
   }
 
   /** Solve a request ({board, goal?, puzzle?, algorithm?, heuristic?, ...}); progress dicts go to onProgress. */
-  solve(request, onProgress = () => {}) {
-    return this.#long('solve', request, onProgress);
+  solve(request, onProgress = () => {}, { background = false } = {}) {
+    return this.#long('solve', request, onProgress, background);
   }
 
-  // One long request at a time: another one is answered 'busy' at once.
-  #long(name, request, onProgress) {
-    if (this.#running) return Promise.resolve(failure('busy', 'the solver is already working on a request'));
-    return this.#call(name, request, onProgress);
+  // One long request at a time: another one is answered 'busy' at once, unless the running one is a background
+  // request, which is cancelled first (the newest background request wins over an older one too). A background
+  // request never takes the worker from a request waiting for such a cancel.
+  async #long(name, request, onProgress, background = false) {
+    const busy = () => failure('busy', 'the solver is already working on a request');
+    if (background && this.#waiting > 0) return busy();
+    if (!background) this.#waiting += 1;
+    try {
+      while (this.#running?.background) {
+        await this.cancel();
+        await this.start();  // a worker that did not answer the cancel in time is started afresh
+      }
+    } finally {
+      if (!background) this.#waiting -= 1;
+    }
+    if (this.#running || (background && this.#waiting > 0)) return busy();
+    return this.#call(name, request, onProgress, { background });
   }
 
   /** Explore a whole state space ({shape, goal?} or {board, ...}); like solve, it is the one long request. */
@@ -113,7 +130,7 @@ export class Solver {
 
   /** The solve answer of a parallel search from the path found (api.join), checked by replaying it. */
   join(request, result) {
-    return this.#call('join', request, undefined, result);
+    return this.#call('join', request, undefined, { more: [result] });
   }
 
   check(request) {
@@ -135,6 +152,11 @@ export class Solver {
     return this.#call('install_pattern_database', bytes);
   }
 
+  /** Stop the running request if it is a background one (a newer question made its answer useless). */
+  cancelBackground() {
+    return this.#running?.background ? this.cancel() : Promise.resolve();
+  }
+
   /** Stop the running solve; resolves when it has stopped. */
   async cancel() {
     const running = this.#running;
@@ -148,13 +170,13 @@ export class Solver {
   }
 
   // A call with onProgress is the long request: its progress messages are routed to it, and cancel() stops it.
-  #call(name, request, onProgress = null, ...more) {
+  #call(name, request, onProgress = null, { background = false, more = [] } = {}) {
     if (this.status !== 'ready') {
       return Promise.resolve(failure('not_ready', 'the solver is still loading; try again in a moment'));
     }
     let answer;
     const settled = new Promise(resolve => { answer = resolve; });
-    const running = { answer, settled, onProgress };
+    const running = { answer, settled, onProgress, background };
     if (onProgress) this.#running = running;
     const args = request === undefined ? [] : [request, ...more];
     const worker = this.#worker;

@@ -89,6 +89,23 @@ export function applyMove(board, tile) {
   return { ...board, cells };
 }
 
+/** The tiles a tap on `tile` slides, nearest the gap first: the run from the gap up to `tile` when it shares the gap's
+ * row or column (as in Simon Tatham's Fifteen, each tile of the run counts as a move); null otherwise. */
+export function runTo(board, tile) {
+  const { cols, cells } = board;
+  const b = cells.indexOf(0), p = cells.indexOf(tile);
+  if (tile === 0 || p < 0) return null;
+  let step;
+  if (Math.floor(b / cols) === Math.floor(p / cols)) step = Math.sign(p - b);
+  else if (b % cols === p % cols) step = Math.sign(p - b) * cols;
+  else return null;
+  const run = [];
+  for (let q = b + step; ; q += step) {
+    run.push(cells[q]);
+    if (q === p) return run;
+  }
+}
+
 // Arrow keys move the tile on the far side of the blank in the arrow's direction (the tile slides that way).
 const ARROW_OFFSETS = { ArrowUp: [1, 0], ArrowDown: [-1, 0], ArrowLeft: [0, 1], ArrowRight: [0, -1] };
 

@@ -5,17 +5,21 @@
 //   const solving = new Solving({ progress, bound, nodes, rate, elapsed, note, cancel }, { solver, tables, stats,
 //     board, goal, rules, request, say, notice, onBusy, onAnswer, onHint });
 //   solving.run('solve');          // or 'hint', or 'quick' (the quick solver: not necessarily shortest)
+//   solving.run('hint', { detail: 'tile' });  // a hint that names the tile (the piece) only, not where it goes
+//   solving.known(board);          // an optimal move list from `board` met so far, or undefined
+//   solving.remember(start, moves);  // an optimal solution found elsewhere (the distance meter)
 //   solving.quick();               // the quick solver at once: a running search is stopped first
 //   solving.stop('you moved a tile');  // stop the running task, saying why ('' when the user cancelled it)
 //   solving.forget();              // the goal or the move rule changed: the known continuations no longer hold
 //   solving.running;               // the kind of the running task, or null
 //   solving.offersQuick;           // whether the running task offers the quick solver (slow, or waiting for tables)
 //
-// From the page: board(), goal() (its cells) and rules() (the board kind: apply, hintText) of the position on the
-// board, request() its solve request, say(text, tone) and notice(text) for messages, onBusy() when the controls may
-// change (a task starts or stops, the quick solver is offered), onAnswer(answer, start) to show a solution found from
-// `start` (null: none while a new search runs), onHint(move) to mark the hinted move (null: none). `stats` is the
-// StatsPanel that follows a search.
+// From the page: board(), goal() (its cells) and rules() (the board kind: apply, hintText, hintTile) of the position
+// on the board, request() its solve request, say(text, tone) and notice(text) for messages, onBusy() when the
+// controls may change (a task starts or stops, the quick solver is offered), onAnswer(answer, start) to show a
+// solution found from `start` (null: none while a new search runs), onHint(move, detail) to mark the hinted move
+// (null: none; detail 'tile': only the tile or piece, not where it goes). `stats` is the StatsPanel that follows a
+// search.
 
 import { MISSING, formatCount, formatElapsed, formatLarge, plural } from './format.js';
 import { QUICK_OFFER_S, offerAtOnce, quickApplies, quickRequest } from './quick.js';
@@ -49,11 +53,11 @@ export class Solving {
   }
 
   /** Run a task on the position on the board: 'solve', 'hint' or 'quick'. */
-  async run(kind) {
+  async run(kind, { detail = 'move' } = {}) {
     const page = this.#page;
     if (kind === 'hint') {
-      const moves = this.#known.get(this.#key(page.board().cells));
-      if (moves) return this.#showHint({ moves, optimal: true });
+      const moves = this.known(page.board());
+      if (moves) return this.#showHint({ moves, optimal: true }, detail);
     }
     const task = { kind, stopReason: null, offerQuick: false, stop: new AbortController() };
     task.finished = new Promise(resolve => { task.finish = resolve; });
@@ -77,12 +81,12 @@ export class Solving {
     if (task.stopReason !== null) {
       page.say(task.stopReason ? `Search stopped: ${task.stopReason}.` : 'Search cancelled.');
     } else if (answer.ok) {
-      if (answer.optimal) this.#remember(start, answer.moves);
+      if (answer.optimal) this.remember(start, answer.moves);
       if (kind !== 'hint') {
         page.say('');
         page.onAnswer(answer, start);
       } else {
-        this.#showHint(answer);
+        this.#showHint(answer, detail);
       }
     } else if (answer.error.code === 'unsolvable') {
       page.say(answer.error.message, 'explain');
@@ -115,6 +119,11 @@ export class Solving {
   /** Forget the known continuations (they hold for one goal and move rule). */
   forget() {
     this.#known.clear();
+  }
+
+  /** An optimal move list from `board` to the goal met so far, or undefined. */
+  known(board) {
+    return this.#known.get(this.#key(board.cells));
   }
 
   #key(cells) {
@@ -150,7 +159,8 @@ export class Solving {
     return { ...request, heuristic: 'auto' };
   }
 
-  #remember(start, moves) {
+  /** Keep an optimal solution from `start`: every position along it then has a known continuation. */
+  remember(start, moves) {
     if (this.#known.size > CACHE_LIMIT) this.#known.clear();
     let board = start;
     moves.forEach((move, i) => {
@@ -159,8 +169,9 @@ export class Solving {
     });
   }
 
-  /** Mark the first move of a solve answer ({moves, optimal}) and say how far the goal is. */
-  #showHint({ moves, optimal }) {
+  /** Mark the first move of a solve answer ({moves, optimal}) and say how far the goal is; detail 'tile' names the
+   * tile (piece) to move but not where. */
+  #showHint({ moves, optimal }, detail = 'move') {
     const page = this.#page;
     if (!moves.length) {
       page.say('This is the goal: nothing to move.');
@@ -168,8 +179,10 @@ export class Solving {
     }
     const togo = optimal ? `${moves.length} ${plural(moves.length, 'move')} to go`
       : `from a ${moves.length}-move solution found quickly, not necessarily shortest`;
-    page.say(`Hint: ${page.rules().hintText(page.board(), moves[0])} (${togo}).`);
-    page.onHint(moves[0]);
+    const hint = detail === 'tile' ? page.rules().hintTile(page.board(), moves[0])
+      : page.rules().hintText(page.board(), moves[0]);
+    page.say(`Hint: ${hint} (${togo}).`);
+    page.onHint(moves[0], detail);
   }
 
   #showProgress(on) {

@@ -6,6 +6,7 @@
 
 import { plural } from './format.js';
 import { REMOVED, isPiece, neighbours, squareName, targets } from './tokens.js';
+import { listenTaps } from './touch.js';
 
 const GLYPHS = { knight: '♞', king: '♚', orthogonal: '♜' };
 const TEXT_STYLE = '\uFE0E';  // keeps the glyph a text character, never an emoji
@@ -30,9 +31,11 @@ export class TokenBoardView {
     this.selected = null;    // cell of the selected piece
     element.classList.add('board', 'token-board');
     if (!interactive) return;
-    element.addEventListener('click', event => {
-      const target = event.target.closest('[data-cell]');
-      if (target && element.contains(target)) this.#choose(Number(target.dataset.cell), event.detail === 0);
+    listenTaps(element, {  // a click, or a tap on a touch screen
+      onTap: (target, click) => {
+        const square = target.closest?.('[data-cell]');
+        if (square && element.contains(square)) this.#choose(Number(square.dataset.cell), click?.detail === 0);
+      },
     });
     element.addEventListener('keydown', event => {
       if (event.key === 'Escape' && this.selected !== null) this.#select(null);
