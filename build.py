@@ -54,6 +54,7 @@ MIME_TYPES = {
     ".whl": "application/zip",
     ".zip": "application/zip",
     ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
     ".py": "text/x-python",
     ".bin": "application/octet-stream",
 }
@@ -217,11 +218,28 @@ def build_site(python: str | None = None) -> Path:
     (staging / "build-info.json").write_text(json.dumps(
         {"slidelab": project_version(), "pyodide": PYODIDE_VERSION, "pyscript": PYSCRIPT_VERSION}) + "\n")
 
+    write_service_worker(staging)
+
     shutil.rmtree(DIST, ignore_errors=True)
     staging.rename(DIST)
     size = sum(p.stat().st_size for p in DIST.rglob("*") if p.is_file())
     log(f"built {DIST.relative_to(ROOT)}/ ({size / 1e6:.1f} MB)")
     return DIST
+
+
+def write_service_worker(site: Path) -> None:
+    """Fill in the service worker (web/sw.js): the files it precaches, which are every file of the site but the
+    pattern databases and data (cached when first fetched), and the build's id, a hash of their contents (a rebuild
+    with nothing changed keeps it, so browsers see no new version)."""
+    files = sorted(p for p in site.rglob("*") if p.is_file() and p.name != "sw.js"
+                   and p.relative_to(site).parts[0] not in ("pdb", "data"))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(site).as_posix().encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    precache = ["./"] + [f"./{p.relative_to(site).as_posix()}" for p in files]
+    worker = site / "sw.js"
+    text = worker.read_text().replace("'__BUILD__'", json.dumps(digest.hexdigest()[:16]))
+    worker.write_text(text.replace("__PRECACHE__", json.dumps(precache, indent=0).replace("\n", "")))
 
 
 # ---------------------------------------------------------------------------------------------------------------

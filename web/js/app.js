@@ -18,6 +18,7 @@ import { Watch } from './watch.js';
 import { StatsPanel } from './stats.js';
 import { TableLoader } from './tables.js';
 import { SolverPool } from './pool.js';
+import { registerServiceWorker } from './offline.js';
 import { TokenEditor } from './token_editor.js';
 import {
   PRESETS, applyTokenMove, formatTokenBoard, moveName, parseTokenBoard, refusal, squareName,
@@ -711,3 +712,9 @@ function wire() {
 wire();
 openLinkSafely(location.hash, { reload: true });
 solver.start();
+registerServiceWorker({
+  onUpdate: apply => {
+    $('update').hidden = false;
+    $('update-reload').onclick = apply;
+  },
+});
