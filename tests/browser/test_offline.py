@@ -135,6 +135,8 @@ def test_a_whole_session_raises_no_content_security_policy_violation(page: Page,
     expect(page.locator("#compare .message")).to_contain_text("runs finished", timeout=120_000)
     page.click("#explore .start")
     expect(page.locator("#explore .explore-totals")).to_contain_text("181,440", timeout=120_000)
+    page.select_option("#pool-size", "2")  # a second solver: PyScript's worker start needs 'unsafe-eval'
+    expect(page.locator("#pool-status")).to_have_attribute("data-ready", "2", timeout=READY_TIMEOUT_MS)
     page.select_option("#puzzle-type", "knights")
     expect(page.locator("#solve")).to_be_enabled(timeout=60_000)
     assert solve(page).startswith("16 moves")
