@@ -36,6 +36,7 @@ PYSRC = ROOT / "pysrc"
 
 PYODIDE_VERSION = "314.0.7"
 PYSCRIPT_VERSION = "0.7.31"
+AXE_VERSION = "4.14.1"  # axe-core, for the accessibility checks of the browser tests only (never in dist/)
 MICROPIP_VERSION = "0.11.1"  # the version pyodide 314's lock file names; PyPI's wheel has another hash (patched)
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
 TEST_EXTRAS = "test,build,scale"  # the optional-dependencies groups of pyproject.toml installed into .venv
@@ -342,7 +343,8 @@ def run_tests(pytest_args: list[str]) -> int:
     python = make_venv(VENV, ["-e", f".[{TEST_EXTRAS}]"])
     chromium = find_chromium(python)
     build_site(str(python))
-    env = dict(os.environ, SLIDELAB_CHROMIUM=chromium, SLIDELAB_PDB_DIR=str(PDB_CACHE))
+    axe = npm_package("axe-core", AXE_VERSION) / "axe.min.js"
+    env = dict(os.environ, SLIDELAB_CHROMIUM=chromium, SLIDELAB_PDB_DIR=str(PDB_CACHE), SLIDELAB_AXE=str(axe))
     log("running the test suite")
     return subprocess.run([str(python), "-m", "pytest", *pytest_args], cwd=ROOT, env=env).returncode
 

@@ -259,7 +259,16 @@ function playerMove(move) {
     state.board = after;
   }
   state.history.push({ before, after: state.board, count: moves.length });
+  announce(before, moves);
   afterPlay(before, moves.length);
+}
+
+/** Tell screen readers what the player's move did: "7 slid left", "7, 8 slid left", "knight b1–c3". */
+function announce(before, moves) {
+  const text = state.puzzle === 'sliding'
+    ? `${moves.join(', ')} slid ${moveDirection(before, moves[0])}`
+    : `${pieceName(before.cells[moves[0][0]], before.rule).toLowerCase()} ${moveName(before, moves[0])}`;
+  $('move-announcer').textContent = text;
 }
 
 /** Undo (or redo) the player's last move (or the last undone): a solution shown is put away. */

@@ -206,11 +206,13 @@ export class Explorer {
       const button = document.createElement('button');
       button.type = 'button';
       button.dataset.board = board;
-      button.setAttribute('aria-label', `Load ${board}`);
       button.title = `Load this ${words.position} onto the board`;
       const preview = kind === 'sliding' ? miniBoard(this.#parse(board)) : this.#tokenPreview(board);
       preview.setAttribute('aria-hidden', 'true');
-      button.append(preview);
+      const name = document.createElement('span');  // the name screen readers read: the board as text
+      name.className = 'visually-hidden';
+      name.textContent = `Load ${board}`;
+      button.append(name, preview);
       const item = document.createElement('li');
       item.append(button);
       return item;
