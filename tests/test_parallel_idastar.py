@@ -211,3 +211,17 @@ def test_bad_subtree_requests_and_results_are_refused():
     assert api.join(base, {"moves": [1, 2]})["error"]["message"] == "tile 2 is not next to the blank"
     assert api.join(base, {"moves": "12"})["error"]["code"] == "invalid"
     assert api.join({"puzzle": "knights"}, {"moves": [[0, 99]]})["error"]["code"] == "invalid"
+
+
+def test_a_group_of_subtrees_is_searched_as_its_members_are_one_by_one():
+    from slidelab.search.control import run
+
+    base = {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "subtrees": 32}
+    split_answer = api.split(base)
+    bound = split_answer["bound"] + 6
+    members = [run(api.subtree_steps(dict(base, subtree=i, bound=bound))) for i in range(5)]
+    group = run(api.subtree_steps(dict(base, subtree=list(range(5)), bound=bound)))
+    assert group["sizes"] == [m["expanded"] for m in members] and group["subtree"] == [0, 1, 2, 3, 4]
+    assert group["expanded"] == sum(m["expanded"] for m in members)
+    assert group["over"] == min(m["over"] for m in members if m["over"] is not None)
+    assert group["solutions"] == []  # none within a bound below the solution's 31

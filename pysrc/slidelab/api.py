@@ -298,33 +298,47 @@ def split(request: dict) -> dict:
 
 
 def subtree_steps(request: dict):
-    """Generator (progress, then the answer): a split request with "subtree" (its index) and "bound" -> {"ok",
-    "subtree", "solutions": [[moves from the start], ...] (empty: none within the bound), "over": the least f over
-    the bound (null: nothing was cut off), "expanded", "generated"}."""
+    """Generator (progress, then the answer): a split request with "subtree" (the index of a subtree, or a list of
+    them, searched in turn: small subtrees travel together) and "bound" -> {"ok", "subtree", "sizes": [the nodes
+    each subtree expanded], "solutions": [[moves from the start], ...] (empty: none within the bound; a group stops
+    at the first unless all solutions are asked for), "over": the least f over the bound (null: nothing was cut off),
+    "expanded", "generated"}."""
     return (yield from _guarded(_subtree(request)))
 
 
 def _subtree(request):
     puzzle, heuristic, _, frontier, _, _ = _split(request)
-    index, bound = (int(v) if isinstance(v, float) and v.is_integer() else v
-                    for v in (request.get("subtree"), request.get("bound")))
-    if (any(isinstance(v, bool) or not isinstance(v, int) for v in (index, bound))
-            or not (frontier and 0 <= index < len(frontier))):
-        raise InvalidBoard("'subtree' must be the index of a subtree of the split, 'bound' a whole number")
+    given, bound = request.get("subtree"), request.get("bound")
+    indices = given if isinstance(given, list) else [given]
+    indices, bound = ([int(v) if isinstance(v, float) and v.is_integer() else v for v in indices],
+                      int(bound) if isinstance(bound, float) and bound.is_integer() else bound)
+    if (not indices or any(isinstance(v, bool) or not isinstance(v, int) for v in indices + [bound])
+            or not all(0 <= i < len(frontier or ()) for i in indices)):
+        raise InvalidBoard("'subtree' must be the index of a subtree of the split (or a list of them), "
+                           "'bound' a whole number")
     import copy
 
     from .search.idastar import idastar
 
-    g, state, walk, prefix = frontier[index]
-    sub = copy.copy(puzzle)
-    sub.start = state
-    result = yield from idastar(sub, heuristic, Limits(), _option(request, "all_solutions", bool, False), walk=walk,
-                                only=bound - g)
-    found = result.solutions or ([result.moves] if result.moves is not None else [])
-    over = result.extra["over"]
-    return {"ok": True, "subtree": index, "solutions": [[move_record(m) for m in prefix + s] for s in found],
-            "over": None if over == float("inf") else g + over, "expanded": result.stats.expanded,
-            "generated": result.stats.generated}
+    all_solutions = _option(request, "all_solutions", bool, False)
+    answer = {"ok": True, "subtree": given, "sizes": [], "solutions": [], "over": None, "expanded": 0,
+              "generated": 0}
+    for index in indices:
+        g, state, walk, prefix = frontier[index]
+        sub = copy.copy(puzzle)
+        sub.start = state
+        result = yield from idastar(sub, heuristic, Limits(), all_solutions, walk=walk, only=bound - g)
+        found = result.solutions or ([result.moves] if result.moves is not None else [])
+        answer["solutions"] += [[move_record(m) for m in prefix + moves] for moves in found]
+        over = result.extra["over"]
+        if over != float("inf") and (answer["over"] is None or g + over < answer["over"]):
+            answer["over"] = g + over
+        answer["sizes"].append(result.stats.expanded)
+        answer["expanded"] += result.stats.expanded
+        answer["generated"] += result.stats.generated
+        if found and not all_solutions:
+            break
+    return answer
 
 
 def join(request: dict, result) -> dict:

@@ -18,6 +18,7 @@
 import { Solver, failure } from './bridge.js';
 
 const SUBTREES_PER_WORKER = 16;
+const GROUP_NODES = 5000;  // subtrees that took fewer nodes together in the last iteration travel in one request
 const START_AFTER_MS = 1000;
 export const MAX_WORKERS = 16;
 
@@ -134,14 +135,15 @@ export class SolverPool {
     for (;;) {
       let over = Math.min(...f.filter(v => v > bound), Infinity);
       const queue = f.map((v, i) => i).filter(i => f[i] <= bound).sort((a, b) => last[b] - last[a]);
+      const cap = Math.ceil(queue.length / (2 * workers.length));  // every worker gets two groups at least
       const solutions = [];
       let failed = null;
       const before = stats.expanded;
       const done = () => running.cancelled || failed || (solutions.length && !request.all_solutions);
       await Promise.all(workers.map(async (worker, k) => {
         while (queue.length && !done()) {
-          const index = queue.shift();
-          const answer = await worker.subtree({ ...base, subtree: index, bound }, event => {
+          const group = takeGroup(queue, last, cap);
+          const answer = await worker.subtree({ ...base, subtree: group, bound }, event => {
             if (event.type === 'progress') {
               live[k] = event.expanded;
               report();
@@ -152,7 +154,7 @@ export class SolverPool {
             stats.expanded += answer.expanded;
             stats.generated += answer.generated;
             perWorker[k] += answer.expanded;
-            last[index] = answer.expanded;
+            answer.sizes.forEach((size, i) => { last[group[i]] = size; });
             if (answer.over !== null) over = Math.min(over, answer.over);
             solutions.push(...answer.solutions);
             if (solutions.length && !request.all_solutions) {
@@ -161,7 +163,7 @@ export class SolverPool {
           } else if (answer.error.code === 'cancelled' && done()) {
             return;  // stopped because another worker found the goal, or the user cancelled
           } else if (answer.error.code === 'internal' && k > 0 && !running.cancelled) {
-            queue.unshift(index);  // its runtime died and restarts: it gets the tables again and goes on
+            queue.unshift(...group);  // its runtime died and restarts: it gets the tables again and goes on
             replaced += 1;
             await worker.start();
             const tables = await this.tables.installInto(worker, request);
@@ -186,4 +188,17 @@ export class SolverPool {
       report();
     }
   }
+}
+
+/** The next subtrees to hand out: the largest left (the queue is largest first), with the small ones after it
+ * while they add up to under GROUP_NODES nodes in the last iteration and number at most `cap` (a request to a
+ * worker costs some milliseconds: small subtrees alone would cost more than their search). */
+function takeGroup(queue, last, cap) {
+  const group = [queue.shift()];
+  let nodes = last[group[0]];
+  while (queue.length && group.length < cap && nodes + last[queue[0]] < GROUP_NODES) {
+    nodes += last[queue[0]];
+    group.push(queue.shift());
+  }
+  return group;
 }
