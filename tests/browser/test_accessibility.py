@@ -89,3 +89,30 @@ def test_moves_are_announced_to_screen_readers(page: Page, base_url: str):
     page.locator("#token-board .piece[data-cell='0']").click()
     page.locator("#token-board .square[data-cell='5']").click()
     expect(announcer).to_have_text(re.compile(r"^(black |white )?knight \S+"))
+
+
+def test_reduced_motion_turns_the_slides_off(browser, base_url):
+    durations = {}
+    for motion in ("no-preference", "reduce"):
+        context = browser.new_context(reduced_motion=motion)
+        page = context.new_page()
+        page.goto(base_url + EIGHT)
+        durations[motion] = page.evaluate("() => getComputedStyle(document.querySelector('#board .tile'))"
+                                          ".transitionDuration")
+        context.close()
+    assert durations["no-preference"] != "0s" and durations["reduce"] == "0s"
+
+
+def test_solving_works_from_the_keyboard_with_a_visible_focus(page: Page, base_url: str):
+    page.goto(base_url + EIGHT)
+    expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
+    page.locator("#algorithm").focus()
+    for _ in range(40):  # Tab on from the algorithm selector until Solve has the focus
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.id") == "solve":
+            break
+    assert page.evaluate("() => document.activeElement.id") == "solve"
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert outline == "solid"  # :focus-visible draws the ring
+    page.keyboard.press("Enter")
+    expect(page.locator("#result-length")).to_have_text("1 move (optimal)", timeout=60_000)
