@@ -200,6 +200,53 @@ def test_truncated_traces_keep_what_they_have():
     assert one["note"].startswith("stopped after 1 expansion (max_steps)") and len(one["nodes"]) == 4
 
 
+KINGS = {"puzzle": "tokens", "board": "AAAAAAAA/AAAAAAAA/......../......../......../......../BBBBBBBB/BBBBBBBB",
+         "goal": "BBBBBBBB/BBBBBBBB/......../......../......../......../AAAAAAAA/AAAAAAAA", "rule": "king"}
+
+
+def test_a_trace_stops_at_20000_nodes_where_positions_have_dozens_of_moves(capsys):
+    # 32 kings on 8x8: up to 96 moves a position, so 2,000 expansions would record some 90,000 nodes (22 MB of JSON)
+    assert cli.main(["trace", "--puzzle", "tokens", KINGS["board"], "--goal", KINGS["goal"], "--rule", "king",
+                     "--algorithm", "bfs", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    nodes = answer["nodes"]
+    assert answer["truncated"] and list(nodes) == [str(i) for i in range(api.MAX_TRACE_NODES)] == [
+        s["node"] for s in answer["steps"] if s["type"] == "generate" or s["node"] == "0"]
+    puzzle = api.make_puzzle(KINGS)
+    for node in list(nodes.values())[1::199]:  # a sample (parsing all 20,000 boards takes long): legal moves
+        parent = puzzle.parse(nodes[node["parent"]]["board"])
+        assert puzzle.apply(parent, node["move"]) == puzzle.parse(node["board"]) and node["g"] <= 3
+    assert answer["expanded"] == 370 and answer["stats"]["generated"] == 19_999  # every node but the root
+    assert answer["note"] == "stopped after 370 expansions and 20,000 nodes (max_nodes), before reaching the goal"
+    assert answer["steps"][-1]["type"] == "generate" and answer["steps"][-1]["node"] == "19999"
+
+
+@pytest.mark.parametrize("algorithm, heuristic", [("idastar", "manhattan"), ("iddfs", None), ("astar", "manhattan"),
+                                                  ("bfs", None), ("bidirectional", None)])
+def test_a_trace_yields_progress_every_500_nodes(algorithm, heuristic):
+    events, answer = events_of(api.trace_steps({"board": "8 6 7/2 5 4/3 0 1", "algorithm": algorithm,
+                                                "heuristic": heuristic}))
+    progress = [e for e in events if e["type"] == "progress"]
+    assert answer["truncated"] and answer["expanded"] == 2000
+    assert len(progress) == len(answer["nodes"]) // 500 >= 6  # so a 2,000-expansion trace can be cancelled
+    expanded = [e["expanded"] for e in progress]
+    assert expanded == sorted(expanded) and expanded[-1] < 2000
+    assert all(set(e) >= {"expanded", "generated", "stored", "elapsed_s"} for e in progress)
+
+
+def test_a_trace_is_cancelled_at_a_progress_event():
+    seen = []
+    request = {"board": "8 6 7/2 5 4/3 0 1", "algorithm": "astar", "heuristic": "manhattan"}
+    answer = api.trace(request, on_progress=seen.append, should_cancel=lambda: len(seen) == 2)
+    assert answer == api.error("cancelled", "the search was cancelled")
+    assert [e["expanded"] for e in seen] == [196, 388]  # it stopped there, far from its 2,000 expansions
+    steps = api.trace_steps(request)  # the worker's way: it closes the generator after an event
+    assert next(steps)["type"] == "progress"
+    steps.close()
+    with pytest.raises(StopIteration):
+        next(steps)
+
+
 def test_the_start_at_the_goal_is_a_trace_of_one_node():
     for algorithm in ("bfs", "bidirectional", "iddfs", "idastar", "astar", "greedy", "weighted"):
         answer = traced({"board": "1 2 3/4 5 6/7 8 0", "algorithm": algorithm})

@@ -31,6 +31,7 @@ MAX_FARTHEST = 100  # explore answers list at most this many farthest positions 
 EXPLORE_ENGINES = ("python", "numpy", "dask")  # pure Python (any puzzle), numpy and Dask (sliding, up to 12 cells)
 MAX_WORKERS = 256  # processes one parallel IDA* may ask for
 MAX_TRACE_STEPS = 2000  # expansions a trace records at most (and by default): some thousand nodes, about a megabyte
+MAX_TRACE_NODES = 20_000  # nodes a trace records at most: where positions have dozens of moves, a few megabytes
 
 
 NO_RULE = "a sliding puzzle has no move rule: tiles slide into the blank (rules are for token puzzles)"
@@ -385,7 +386,7 @@ def _trace(request):
     puzzle.check_solvable()
     from .search.trace import trace as trace_search  # only traces pay for importing it
 
-    recorded = yield from trace_search(puzzle, algorithm, heuristic, max_steps, {"weight": weight})
+    recorded = yield from trace_search(puzzle, algorithm, heuristic, max_steps, MAX_TRACE_NODES, {"weight": weight})
     answer = {"ok": True, "algorithm": algorithm.name,
               "heuristic": heuristic_name if algorithm.uses_heuristic else None, "puzzle": puzzle.kind,
               "board": puzzle.format(puzzle.start), "goal": puzzle.format(puzzle.goal), "optimal": algorithm.optimal}
@@ -398,9 +399,10 @@ def _trace(request):
 
 def trace(request: dict, on_progress=None, should_cancel=None) -> dict:
     """Trace a search step by step: a solve request ({"board", "goal"?, "puzzle"?, "rule"?, "algorithm"?,
-    "heuristic"?, "weight"?}) with "max_steps"? (the expansions recorded, at most and by default 2,000) ->
-    {"ok": true, "nodes", "steps", "expanded", "truncated", "length", "solution", "stats", ...}; the format is
-    described in search/trace.py (and the README)."""
+    "heuristic"?, "weight"?}) with "max_steps"? (the expansions recorded, at most and by default 2,000; a trace
+    also stops at 20,000 nodes) -> {"ok": true, "nodes", "steps", "expanded", "truncated", "length", "solution",
+    "stats", ...}; the format is described in search/trace.py (and the README). `should_cancel` is asked at each
+    progress event, every few hundred nodes recorded."""
     try:
         return run(trace_steps(request), on_progress, should_cancel)
     except SlideLabError as e:

@@ -78,7 +78,8 @@ def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True, r
                 record.generate(child, g, "added", hc, fc)
         if len(heap) > stats.open_peak:
             stats.open_peak = len(heap)
-        if not stats.expanded % CHECK_EVERY and meter.due(stats.expanded, len(cost)):
+        if (not stats.expanded % CHECK_EVERY and meter.due(stats.expanded, len(cost))
+                or record is not None and record.due()):
             yield meter.progress(len(cost), **({"bound": f} if reopen else {"depth": g - 1}))
     stats.stored = len(cost)
     meter.finish()

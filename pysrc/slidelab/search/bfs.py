@@ -44,7 +44,8 @@ def bfs(puzzle, limits, space=None, record=None):
                 if record is not None:
                     record.goal(goal)
                 break
-            if not stats.expanded % CHECK_EVERY and meter.due(stats.expanded, len(parent)):
+            if (not stats.expanded % CHECK_EVERY and meter.due(stats.expanded, len(parent))
+                    or record is not None and record.due()):
                 yield meter.progress(stored=len(parent), depth=depth)
         frontier = following
         stats.open_peak = max(stats.open_peak, len(frontier))

@@ -57,7 +57,8 @@ def bidirectional(puzzle, limits, space=None, record=None):
                 if record is not None:
                     record.meet(meeting)
                 break
-            if not stats.expanded % CHECK_EVERY and meter.due(stats.expanded, len(forward) + len(backward)):
+            if (not stats.expanded % CHECK_EVERY and meter.due(stats.expanded, len(forward) + len(backward))
+                    or record is not None and record.due()):
                 yield meter.progress(stored=len(forward) + len(backward), depth=sum(depths.values()) + 1,
                                      forward_depth=depths["forward"], backward_depth=depths["backward"])
         depths[side] += 1

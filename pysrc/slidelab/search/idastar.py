@@ -83,7 +83,7 @@ def generic_idastar(puzzle, heuristic, limits, all_solutions=False, record=None,
                 stats.expanded += 1
                 if record is not None:
                     record.expand(child)
-                if not stats.expanded & mask and meter.due(stats.expanded):
+                if not stats.expanded & mask and meter.due(stats.expanded) or record is not None and record.due():
                     yield meter.progress(stored=len(stack), bound=bound)
                 break
             else:

@@ -34,9 +34,14 @@ Steps, in the order the search takes them:
 - {"type": "solution", "path": [ids]}: last, the nodes from the start to the goal (bidirectional BFS: the forward ones
   up to the meeting, then the backward ones).
 
-After `max_steps` expansions the trace stops where it is: "truncated": true, no solution, a "note" that says so, and
-"stats" with only expanded, generated and elapsed_s. A finished trace has the search's own statistics, as in a solve
-answer; its expand steps are as many as the same search expands untraced.
+After `max_steps` expansions, or when it has `max_nodes` nodes (a puzzle with many moves per position, such as
+tokens with the king's rule on a large board, makes dozens of children per expansion), the trace stops where it is:
+"truncated": true, no solution, a "note" that says which limit stopped it, and "stats" with only expanded, generated
+and elapsed_s. A finished trace has the search's own statistics, as in a solve answer; its expand steps are as many as
+the same search expands untraced.
+
+While it records, the search yields a progress event (the usual schema) every REPORT_NODES nodes, at its next
+expansion (`Recorder.due`), so that a trace can be cancelled between two of them as a solve is.
 """
 
 from __future__ import annotations
@@ -47,8 +52,12 @@ from ..puzzles import move_record
 from .control import Limits
 
 
+REPORT_NODES = 500  # nodes recorded between two progress events: a few hundred expansions on a sliding board
+
+
 class Truncated(Exception):
-    """The trace has its `max_steps` expansions: the recorder stops the search there (`trace` catches it)."""
+    """The trace has its `max_steps` expansions or its `max_nodes` nodes: the recorder stops the search there (`trace`
+    catches it; the message names the limit)."""
 
 
 class Recorder:
@@ -62,9 +71,10 @@ class Recorder:
     to the open list, frontier or stack (on this side).
     """
 
-    def __init__(self, puzzle, max_steps):
+    def __init__(self, puzzle, max_steps, max_nodes):
         self.puzzle = puzzle
         self.max_steps = max_steps
+        self.max_nodes = max_nodes
         self.nodes = {}
         self.steps = []
         self.expanded = 0
@@ -75,12 +85,25 @@ class Recorder:
         self._closed = set()  # the ids expanded
         self._last = {}  # depth -> the id expanded last at that depth
         self._side = None
+        self._moves = (None, {})  # (a node's id, its children's states -> the moves to them), made once per parent
+        self._reported = 0  # nodes made at the last progress event
+
+    def due(self) -> bool:
+        """Whether the search should yield a progress event now (REPORT_NODES nodes since the last one): a search
+        asks once per expansion and yields when told so."""
+        if len(self._states) - self._reported < REPORT_NODES:
+            return False
+        self._reported = len(self._states)
+        return True
 
     def _node(self, state, parent, g, h) -> str:
+        if len(self._states) == self.max_nodes:
+            raise Truncated("max_nodes")
         node = {"board": self.puzzle.format(state), "parent": parent, "move": None, "name": None, "g": g, "h": h}
         if parent is not None:
-            before = self._states[int(parent)]
-            move = next(move for move, child in self.puzzle.moves(before) if child == state)
+            if self._moves[0] != parent:
+                self._moves = parent, {child: move for move, child in self.puzzle.moves(self._states[int(parent)])}
+            move = self._moves[1][state]
             node.update(move=move_record(move), name=self.puzzle.move_name(move))
         if self._side is not None:
             node["side"] = self._side
@@ -97,7 +120,7 @@ class Recorder:
     def expand(self, state, f=None) -> None:
         """The board's live node is expanded (Truncated when the trace has its expansions already)."""
         if self.expanded == self.max_steps:
-            raise Truncated
+            raise Truncated("max_steps")
         self.expanded += 1
         node_id = self._live[(self._side, state)]
         self._closed.add(node_id)
@@ -161,11 +184,12 @@ class Recorder:
         return ids[::-1]
 
 
-def trace(puzzle, algorithm, heuristic, max_steps, options):
+def trace(puzzle, algorithm, heuristic, max_steps, max_nodes, options):
     """Search generator: run `algorithm` (an ALGORITHMS entry) on `puzzle`, recording at most `max_steps`
-    expansions; returns the trace (the format above). `options` are the algorithm's (a weight)."""
+    expansions and `max_nodes` nodes; returns the trace (the format above). `options` are the algorithm's (a
+    weight)."""
     started = time.perf_counter()
-    recorder = Recorder(puzzle, max_steps)
+    recorder = Recorder(puzzle, max_steps, max_nodes)
     if puzzle.is_goal(puzzle.start):  # every search stops before its first step: the trace is the start alone
         recorder.root(puzzle.start, heuristic(puzzle.start))
         recorder.goal(puzzle.start)
@@ -174,10 +198,13 @@ def trace(puzzle, algorithm, heuristic, max_steps, options):
     answer = {"nodes": recorder.nodes, "steps": recorder.steps}
     try:
         result = yield from algorithm.start(puzzle, heuristic, Limits(), options)
-    except Truncated:
-        return dict(answer, expanded=recorder.expanded, truncated=True, length=None, solution=None, moves=None,
-                    note=f"stopped after {max_steps:,} expansion{'s' if max_steps > 1 else ''} (max_steps), before "
-                         "reaching the goal",
+    except Truncated as limit:
+        expanded = recorder.expanded
+        done = f"{expanded:,} expansion{'' if expanded == 1 else 's'}"
+        if str(limit) == "max_nodes":
+            done += f" and {max_nodes:,} nodes"
+        return dict(answer, expanded=expanded, truncated=True, length=None, solution=None, moves=None,
+                    note=f"stopped after {done} ({limit}), before reaching the goal",
                     stats={"expanded": recorder.expanded, "generated": recorder.generated,
                            "elapsed_s": round(time.perf_counter() - started, 6)})
     path = recorder.solution()
