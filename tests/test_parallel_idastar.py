@@ -183,11 +183,34 @@ def _drive_as_the_page_does(request, workers=2):
     {"board": "1 2 3/4 5 6/7 0 8"},
     {"puzzle": "knights"},
     {"board": KORF_79, "goal": KORF_GOAL, "heuristic": "pdb"},
+    # 16 moves, over 20,000 nodes without a heuristic: the split's probe stops, the goal is proved reachable, it splits
+    {"puzzle": "tokens", "rule": "orthogonal", "board": "ABC/DEF/GH.", "goal": "HB./ADE/GCF", "heuristic": "zero"},
+    # two tokens swapped (an odd permutation): no check proves it unreachable, the split's proof does, as a solve's
+    {"puzzle": "tokens", "rule": "orthogonal", "board": "ABC/DEF/GH.", "goal": "BAC/DEF/GH."},
 ])
 def test_the_pages_pool_protocol_gives_the_serial_answer(request_):
     parallel, serial = _drive_as_the_page_does(request_), api.solve(request_)
+    if not serial["ok"]:
+        assert serial["error"]["code"] == "unsolvable"
+        assert parallel == serial
+        return
     assert parallel["ok"] and parallel["length"] == serial["length"] and parallel["optimal"]
     assert parallel.get("solution_count") == serial.get("solution_count")
+
+
+def test_a_token_split_probes_and_proves_as_a_solve_does():
+    reachable = {"puzzle": "tokens", "rule": "orthogonal", "board": "ABC/DEF/GH.", "goal": "HB./ADE/GCF",
+                 "heuristic": "zero", "subtrees": 32}
+    answer = api.split(reachable)
+    assert answer["ok"] and "length" not in answer and answer["subtrees"] >= 32
+    events = []  # a long proof reports progress and can be cancelled (the page's Cancel)
+    answer = api.split(dict(reachable, goal="BAC/DEF/GH.", heuristic="auto"), on_progress=events.append,
+                       should_cancel=lambda: True)
+    assert answer["error"]["code"] == "cancelled" and [event["type"] for event in events] == ["progress"]
+    quick = api.split(dict(reachable, goal="DAC/GH./FBE"))  # 13 moves: the probe finds it, no split needed
+    assert quick["ok"] and quick["length"] == 13 and quick["optimal"]
+    assert api.split(dict(reachable, max_seconds=5))["error"]["message"].startswith(
+        "a search split over workers takes no max_nodes or max_seconds")
 
 
 @pytest.mark.parametrize("request_, message", [

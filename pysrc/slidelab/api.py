@@ -207,26 +207,9 @@ def _probe_then_prove(puzzle, algorithm, heuristic, limits, options):
     be reached at all (it exhausts the smaller side when not), and then the search runs in full, from scratch. The
     node limit counts that search's own nodes (the probe and the proof, bounded by MAX_STORED positions, come on
     top); the time limit covers all three."""
-    proof = "not tried"
-    if limits.max_nodes is None or limits.max_nodes > PROBE_NODES:
-        probe = algorithm.start(puzzle, heuristic, Limits(PROBE_NODES, limits.max_seconds, limits.started), options)
-        try:
-            while True:
-                next(probe)
-        except StopIteration as stop:
-            return stop.value
-        except SearchLimit:
-            limits.check(0, time.perf_counter())  # the time limit, if that is what stopped the probe
-        try:
-            yield from ALGORITHMS["bidirectional"].start(puzzle, None, Limits(None, limits.max_seconds,
-                                                                              limits.started), {})
-        except TooLarge:
-            proof = "too large"
-        except Unsolvable:
-            raise Unsolvable("The goal cannot be reached: a breadth-first search of every arrangement reachable "
-                             "from the start (or from the goal) never meets the other side.") from None
-        else:
-            proof = "reachable"
+    result, proof = yield from _probe(puzzle, algorithm, heuristic, limits, options)
+    if result is not None:
+        return result
     try:
         return (yield from algorithm.start(puzzle, heuristic, limits, options))
     except SearchLimit as e:
@@ -238,6 +221,31 @@ def _probe_then_prove(puzzle, algorithm, heuristic, limits, options):
         raise SearchLimit(f"{e}; {why}") from None
 
 
+def _probe(puzzle, algorithm, heuristic, limits, options):
+    """The probe and the proof of _probe_then_prove (also the page pool's split, before it splits): (the probe's
+    result, None) when the probe finished, else (None, the proof: "reachable", "too large" or "not tried"); raises
+    Unsolvable when the goal cannot be reached."""
+    if limits.max_nodes is not None and limits.max_nodes <= PROBE_NODES:
+        return None, "not tried"
+    probe = algorithm.start(puzzle, heuristic, Limits(PROBE_NODES, limits.max_seconds, limits.started), options)
+    try:
+        while True:
+            next(probe)
+    except StopIteration as stop:
+        return stop.value, None
+    except SearchLimit:
+        limits.check(0, time.perf_counter())  # the time limit, if that is what stopped the probe
+    try:
+        yield from ALGORITHMS["bidirectional"].start(puzzle, None, Limits(None, limits.max_seconds, limits.started),
+                                                     {})
+    except TooLarge:
+        return None, "too large"
+    except Unsolvable:
+        raise Unsolvable("The goal cannot be reached: a breadth-first search of every arrangement reachable "
+                         "from the start (or from the goal) never meets the other side.") from None
+    return None, "reachable"
+
+
 def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
     """Solve a puzzle: {"board", "goal"?, "puzzle"?, "algorithm"?, "heuristic"?, "all_solutions"?, "max_nodes"?,
     "max_seconds"?, "workers"?} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ...}."""
@@ -247,53 +255,87 @@ def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
         return error(e.code, str(e))
 
 
-# Parallel IDA* across runtimes that share no memory (the page's pool of solver workers, web/js/pool.js): each
-# worker splits the search the same way (search/parallel_idastar.py's split is deterministic and quick), searches the
+# Parallel IDA* across runtimes that share no memory (the page's pool of solver workers, web/js/pool.js): the page's
+# own solver splits the search (after probing a token puzzle as a solve does: its goal may be unreachable), each
+# worker splits it the same way (search/parallel_idastar.py's split is deterministic and quick), searches the
 # subtrees it is handed with the bound it is given, and the page runs the iterations as parallel_idastar does with
 # processes; `join` turns the path found into the solve answer, checked by replaying it.
 MAX_SUBTREES = 4096
 _SPLITS = {}  # the last split, by request: a pool worker searches many subtrees of one split
 
 
-def _split(request):
-    """(puzzle, heuristic, goals, frontier, expanded, generated) of a split request, validated like a solve."""
-    key = json.dumps({k: v for k, v in request.items() if k not in ("subtree", "bound")}, sort_keys=True)
-    if key in _SPLITS:
-        return _SPLITS[key]
-    puzzle, algorithm, heuristic_name, weight = _solve_setup(request)
+def _split_setup(request):
+    """(puzzle, heuristic name, subtrees wanted) of a split request, validated like a solve (without limits: the
+    pool's workers impose none)."""
+    puzzle, algorithm, heuristic_name, _ = _solve_setup(request)
     if algorithm.name != "idastar":
         raise InvalidBoard(f"only IDA* is split over workers; {algorithm.name} runs on one")
     wanted = _option(request, "subtrees", int)
     if wanted is None or wanted > MAX_SUBTREES:
         raise InvalidBoard(f"'subtrees' must be a whole number from 1 to {MAX_SUBTREES}")
-    heuristic = get_heuristic(heuristic_name, puzzle)
+    if request.get("max_nodes") is not None or request.get("max_seconds") is not None:
+        raise InvalidBoard("a search split over workers takes no max_nodes or max_seconds; a limited search runs "
+                           "on one")
+    _option(request, "all_solutions", bool, False)
     puzzle.check_solvable()
+    return puzzle, heuristic_name, wanted
+
+
+def _split(request):
+    """(puzzle, heuristic, goals, frontier, expanded, generated) of a split request."""
+    if not isinstance(request, dict):
+        raise InvalidBoard("the request must be a JSON object")
+    key = json.dumps({k: v for k, v in request.items() if k not in ("subtree", "bound")}, sort_keys=True)
+    if key in _SPLITS:
+        return _SPLITS[key]
+    puzzle, heuristic_name, wanted = _split_setup(request)
+    heuristic = get_heuristic(heuristic_name, puzzle)
     from .search.parallel_idastar import split
 
     _SPLITS.clear()
-    _SPLITS[key] = (puzzle, heuristic, *split(puzzle, wanted, not _option(request, "all_solutions", bool, False)))
+    _SPLITS[key] = (puzzle, heuristic, *split(puzzle, wanted, not request.get("all_solutions")))
     return _SPLITS[key]
 
 
-def split(request: dict) -> dict:
+def split_steps(request: dict):
+    """Generator form of `split`: yields progress dicts (while a token puzzle's goal is proved reachable), returns
+    the answer dict."""
+    return (yield from _guarded(_split_answer(request)))
+
+
+def _split_answer(request):
+    from .search.contour import next_bound
+    from .search.control import SearchResult, Stats
+
+    puzzle, heuristic_name, _ = _split_setup(request)
+    all_solutions = _option(request, "all_solutions", bool, False)
+    if puzzle.kind == "tokens":  # as a solve does: IDA* would deepen for ever towards a goal it cannot reach
+        options = {"all_solutions": all_solutions, "weight": None, "workers": 1}
+        probed, _ = yield from _probe(puzzle, ALGORITHMS["idastar"], get_heuristic(heuristic_name, puzzle), Limits(),
+                                      options)
+        if probed is not None:  # the probe found the answer: no split needed
+            return join(request, probed)
+    puzzle, heuristic, goals, frontier, expanded, generated = _split(request)
+    if puzzle.is_goal(puzzle.start) or goals:
+        moves = goals[0] if goals else []
+        result = SearchResult(moves, True, Stats(expanded, generated, len(moves) + 1),
+                              (goals or [[]]) if all_solutions else None,
+                              {"parallel": {"workers": [], "subtrees": 0, "workers_replaced": 0}})
+        return join(request, result)
+    parity = puzzle.solution_parity()
+    return {"ok": True, "subtrees": len(frontier), "f": [g + heuristic(state) for g, state, _, _ in frontier],
+            "bound": next_bound(heuristic(puzzle.start), parity), "parity": parity,
+            "expanded": expanded, "generated": generated}
+
+
+def split(request: dict, on_progress=None, should_cancel=None) -> dict:
     """A solve request with "subtrees" (how many at least) -> {"ok", "subtrees": n, "f": [f = g + h of each],
     "bound": the first bound, "parity": every solution's length mod 2 (null: unknown), "expanded", "generated"};
-    when the split itself meets the goal, the solve answer instead (with "length")."""
+    the solve answer instead (with "length") when the split meets the goal or, on a token puzzle, a short probe
+    search finds it (a goal the probe does not reach is first proved reachable, as a solve does: else the answer is
+    "unsolvable")."""
     try:
-        puzzle, heuristic, goals, frontier, expanded, generated = _split(request)
-        from .search.contour import next_bound
-        from .search.control import SearchResult, Stats
-
-        if puzzle.is_goal(puzzle.start) or goals:
-            moves = goals[0] if goals else []
-            result = SearchResult(moves, True, Stats(expanded, generated, len(moves) + 1),
-                                  (goals or [[]]) if _option(request, "all_solutions", bool, False) else None,
-                                  {"parallel": {"workers": [], "subtrees": 0, "workers_replaced": 0}})
-            return join(request, result)
-        parity = puzzle.solution_parity()
-        return {"ok": True, "subtrees": len(frontier), "f": [g + heuristic(state) for g, state, _, _ in frontier],
-                "bound": next_bound(heuristic(puzzle.start), parity), "parity": parity,
-                "expanded": expanded, "generated": generated}
+        return run(split_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
         return error(e.code, str(e))
 
