@@ -1,37 +1,78 @@
-"""The numbers of Watch the search's lessons (web/js/watch.js, LESSONS) are the engine's: the assignment's comparison
-of A* heuristics, and a position where greedy best-first search is misled into a long path and A* is not."""
+"""The numbers of Watch the search's lessons are the engine's: they are read from the page itself (web/js/watch.js,
+LESSONS), so a lesson whose numbers drift from what `solve` reports fails here."""
 
 from __future__ import annotations
+
+import json
+import pathlib
+import re
 
 import pytest
 
 from slidelab import api
 
-ASSIGNMENT = "7 8 2/6 3 4/5 0 1"
-MISLEADING = "8 7 0/4 5 3/2 1 6"  # found by searching random 8-puzzle positions for the widest greedy/A* gap
+WATCH_JS = pathlib.Path(__file__).resolve().parent.parent / "web" / "js" / "watch.js"
+TRACE_STEPS = 2000  # what the panel lets a student watch (its TRACE_LIMIT)
 
 
-@pytest.mark.parametrize("heuristic, expanded", [("zero", 147_132), ("misplaced", 18_575), ("manhattan", 875)])
-def test_the_assignments_a_star_comparison(heuristic, expanded):
-    answer = api.solve({"board": ASSIGNMENT, "algorithm": "astar", "heuristic": heuristic})
-    assert (answer["length"], answer["stats"]["expanded"], answer["optimal"]) == (25, expanded, True)
+def js_literal(text: str):
+    """A JavaScript literal of objects, arrays, numbers and single-quoted strings (joined with +) as Python values."""
+    def token(match):
+        if match.group(1) is not None:  # a string: its escapes are JSON's but for \'
+            return json.dumps(json.loads('"' + match.group(1).replace("\\'", "'").replace('"', '\\"') + '"'))
+        return f'"{match.group(2)}":'  # a bare key
+    text = re.sub(r"'((?:[^'\\]|\\.)*)'|\b([A-Za-z_]\w*)\s*:", token, text)
+    text = re.sub(r'"\s*\+\s*"', "", text)  # 'a' + 'b'
+    text = re.sub(r",(\s*[}\]])", r"\1", text)  # trailing commas
+    return json.loads(text)
 
 
-def test_greedy_best_first_is_misled_into_a_long_path_where_a_star_finds_the_shortest():
-    greedy = api.solve({"board": MISLEADING, "algorithm": "greedy", "heuristic": "manhattan"})
-    astar = api.solve({"board": MISLEADING, "algorithm": "astar", "heuristic": "manhattan"})
-    assert (greedy["length"], greedy["stats"]["expanded"], greedy["optimal"]) == (62, 581, False)
-    assert (astar["length"], astar["stats"]["expanded"], astar["optimal"]) == (20, 119, True)
-    assert api.solve({"board": MISLEADING, "algorithm": "idastar", "heuristic": "manhattan"})["length"] == 20
-    for answer, request in ((greedy, "greedy"), (astar, "astar")):  # both fit in a trace, which agrees
-        traced = api.trace({"board": MISLEADING, "algorithm": request, "heuristic": "manhattan"})
-        assert (traced["length"], traced["expanded"], traced["truncated"]) == (answer["length"],
-                                                                              answer["stats"]["expanded"], False)
+def lessons():
+    source = WATCH_JS.read_text(encoding="utf-8")
+    match = re.search(r"^export const LESSONS = (\[.*?^\]);", source, re.S | re.M)
+    assert match, "LESSONS not found in watch.js"
+    return js_literal(match.group(1))
 
 
-def test_the_knight_exchange_lesson():
-    request = {"puzzle": "knights", "board": "BBB/.../.../WWW", "heuristic": "matching"}
-    greedy = api.solve({**request, "algorithm": "greedy"})
-    astar = api.solve({**request, "algorithm": "astar"})
-    assert (greedy["length"], greedy["stats"]["expanded"]) == (18, 27)
-    assert (astar["length"], astar["stats"]["expanded"]) == (16, 336)
+LESSONS = lessons()
+METHODS = [(lesson, method) for lesson in LESSONS for method in lesson["methods"]]
+
+
+def test_the_page_has_its_lessons():
+    assert [lesson["id"] for lesson in LESSONS] == ["heuristics", "greedy", "iterations", "knights"]
+    heuristics = LESSONS[0]
+    assert heuristics["board"] == "7 8 2/6 3 4/5 0 1"  # the assignment's position and numbers, from the issue
+    assert [(m["heuristic"], m["moves"], m["expanded"]) for m in heuristics["methods"]] == [
+        ("zero", 25, 147_132), ("misplaced", 25, 18_575), ("manhattan", 25, 875)]
+    assert "25 moves" in heuristics["text"] and LESSONS[2]["text"].endswith("the least f among them is the next bound.")
+
+
+@pytest.mark.parametrize("lesson, method", METHODS,
+                         ids=[f"{lesson['id']}-{m['algorithm']}-{m['heuristic']}" for lesson, m in METHODS])
+def test_a_lessons_numbers_are_what_solve_reports(lesson, method):
+    request = {"puzzle": lesson["puzzle"], "board": lesson["board"], "algorithm": method["algorithm"],
+               "heuristic": method["heuristic"]}
+    answer = api.solve(request)
+    assert (answer["length"], answer["stats"]["expanded"]) == (method["moves"], method["expanded"])
+    assert answer["optimal"] == (method["algorithm"] not in ("greedy", "weighted"))
+    iterations = answer["stats"].get("iterations", [])
+    assert [i["bound"] for i in iterations] == method.get("bounds", [])
+    assert [i["expanded"] for i in iterations] == method.get("iterations", [])
+    if method["expanded"] > TRACE_STEPS:  # the page says it is too many to watch: a trace indeed stops
+        traced = api.trace(request)
+        assert traced["truncated"] and traced["expanded"] == TRACE_STEPS
+        return
+    traced = api.trace(request)  # what Watch shows for it: the same path, and for best-first searches the same count
+    assert not traced["truncated"] and traced["length"] == method["moves"]
+    if "iterations" in method:  # the generic IDA*: the same bounds, the last iteration's count a few nodes apart
+        assert [i["bound"] for i in traced["stats"]["iterations"]] == method["bounds"]
+        assert [i["expanded"] for i in traced["stats"]["iterations"]][:-1] == method["iterations"][:-1]
+    else:
+        assert traced["expanded"] == method["expanded"]
+
+
+def test_the_misleading_lessons_greedy_path_is_longer_than_a_stars():
+    for lesson in LESSONS:
+        moves = {m["algorithm"]: m["moves"] for m in lesson["methods"]}
+        if "greedy" in moves:
+            assert moves["greedy"] > moves["astar"], lesson["id"]

@@ -1,8 +1,12 @@
-"""Watch the search in a real Chromium: stepping, running and stepping back through A* and IDA* traces (their counts
-are the engine's), clicking a node, a shared trace link, the keyboard, a token puzzle, the lessons' numbers, and
-a 2,000-expansion trace played at full speed with no main-thread task over 100 ms."""
+"""Watch the search in a real Chromium: stepping, running, playing and stepping back through A* and IDA* traces (their
+counts are the engine's), pruned nodes, clicking a node, shared trace links (a weighted one too), the keyboard, a
+token puzzle, the lessons, a 4x4 trace with the pattern databases loaded first, Cancel and the node cap, and a
+2,000-expansion trace played at full speed with no main-thread task over 100 ms."""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -11,6 +15,9 @@ from test_tokens_app import shown
 
 from slidelab import api
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the lessons as the CPython tests read them
+from test_watch_lessons import LESSONS  # noqa: E402
+
 pytestmark = pytest.mark.browser
 
 MEDIUM = "7 8 2/6 3 4/5 0 1"  # the assignment's position: 25 moves
@@ -18,6 +25,20 @@ MEDIUM_LINK = "#puzzle=sliding&board=7,8,2/6,3,4/5,0,1&algorithm=astar&heuristic
 EASY_IDA_LINK = "#puzzle=sliding&board=0,8,2/3,4,5/1,7,6&algorithm=idastar&heuristic=manhattan"  # 20 moves
 HARDEST_LINK = "#puzzle=sliding&board=8,6,7/2,5,4/3,0,1&algorithm=astar&heuristic=misplaced"
 KNIGHTS_LINK = "#puzzle=knights&board=BBB/.../.../WWW&algorithm=astar&heuristic=matching"
+KORF_GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
+KORF_79 = "0 1 9 7/11 13 5 3/14 12 4 2/8 6 10 15"  # Korf's easiest, 42 moves: pdb gives the start h 32, walking distance 30
+KORF_79_LINK = ("#puzzle=sliding&board=0,1,9,7/11,13,5,3/14,12,4,2/8,6,10,15&goal=0,1,2,3/4,5,6,7/8,9,10,11/12,13,14,15"
+                "&algorithm=idastar&heuristic=auto")
+# 32 kings on 8x8: dozens of moves a position (a trace stops at 20,000 nodes), and A* with matching is slow there
+KINGS = "AAAAAAAA/AAAAAAAA/......../......../......../......../BBBBBBBB/BBBBBBBB"
+KINGS_GOAL = "BBBBBBBB/BBBBBBBB/......../......../......../......../AAAAAAAA/AAAAAAAA"
+KINGS_LINK = f"#puzzle=tokens&board={KINGS}&goal={KINGS_GOAL}&rule=king&algorithm=astar&heuristic=matching"
+# every text the panel's message shows, so that short-lived progress messages can be checked afterwards
+RECORD_MESSAGES = """new MutationObserver(() => {
+  const text = document.querySelector('#watch .watch-message')?.textContent;
+  if (text && window.watchMessages.at(-1) !== text) window.watchMessages.push(text);
+}).observe(document, { subtree: true, childList: true, characterData: true });
+window.watchMessages = [];"""
 
 WATCH = "#watch"
 
@@ -78,9 +99,14 @@ def test_an_ida_star_trace_goes_iteration_by_iteration(app: Page):
     board = "0 8 2/3 4 5/1 7 6"
     traced = api.trace({"board": board, "algorithm": "idastar", "heuristic": "manhattan"})
     bounds = [s["bound"] for s in traced["steps"] if s["type"] == "iteration"]
-    # the traced IDA* is the generic one (README, "Traces"): its count is its own; the sliding kernel's differs a little
-    assert traced["expanded"] == sum(s["type"] == "expand" for s in traced["steps"])
+    # the traced IDA* is the generic one (README, "Traces"): its count is its own; the sliding kernel's differs by a
+    # few nodes in the last iteration, which the panel says
+    assert traced["expanded"] == sum(s["type"] == "expand" for s in traced["steps"]) == 401
+    assert api.solve({"board": board, "algorithm": "idastar", "heuristic": "manhattan"})["stats"]["expanded"] == 404
     watch(app, EASY_IDA_LINK)
+    expect(app.locator(f"{WATCH} .watch-message")).to_have_text(
+        "Traced IDA*, Manhattan distance: 401 expansions, a path of 20 moves (shortest). Solve runs a faster kernel of "
+        "this search, whose count differs by a few nodes in the last iteration.")
     expect(app.locator(f"{WATCH} .watch-iteration")).to_be_visible()
     app.click(f"{WATCH} .watch-step")
     expect(counter(app, "bound")).to_have_text(str(bounds[0]))
@@ -103,6 +129,57 @@ def test_an_ida_star_trace_goes_iteration_by_iteration(app: Page):
     expect(counter(app, "length")).to_have_text("20 moves")
     app.click(f"{WATCH} .watch-back")
     expect(counter(app, "expanded")).to_have_text(f"{traced['expanded'] - 1:,}")
+
+
+def test_an_ida_star_trace_plays_shows_pruned_nodes_and_takes_n_and_p(app: Page):
+    traced = api.trace({"board": "0 8 2/3 4 5/1 7 6", "algorithm": "idastar", "heuristic": "manhattan"})
+    steps = traced["steps"]
+    bounds = [s["bound"] for s in steps if s["type"] == "iteration"]
+    pruned = next(i for i, s in enumerate(steps) if s.get("status") == "pruned")
+    node = int(steps[pruned]["node"])
+    expansions = sum(s["type"] == "expand" for s in steps[:pruned])  # the one whose children include it
+    watch(app, EASY_IDA_LINK)
+    app.locator(f"{WATCH} .watch-step").focus()
+    for _ in range(expansions):
+        app.keyboard.press("s")
+    expect(counter(app, "expanded")).to_have_text(str(expansions))
+    # the pruned node is drawn with its mark (never colour alone) and described as pruned
+    app.evaluate("""id => {
+      const tree = document.querySelector('#watch').watch.tree;
+      window.drawnTexts = new Set();
+      const fillText = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+        window.drawnTexts.add(String(text));
+        return fillText.call(this, text, ...rest);
+      };
+      tree.zoom(1.5 / tree.scale);  // boards drawn with their marks
+      tree.center(id);
+      tree.draw();
+      CanvasRenderingContext2D.prototype.fillText = fillText;
+    }""", node)
+    assert "✂" in app.evaluate("[...window.drawnTexts]")
+    point = app.evaluate("id => document.querySelector('#watch').watch.tree.screenOf(id)", node)
+    app.locator(f"{WATCH} .watch-canvas").click(position={"x": point["x"], "y": point["y"]})
+    expect(app.locator(f"{WATCH} .watch-details")).to_contain_text(
+        f"Selected node: node {node}, pruned (f over the bound); g {traced['nodes'][str(node)]['g']}, "
+        f"h {traced['nodes'][str(node)]['h']}, f {steps[pruned]['f']}, move {traced['nodes'][str(node)]['name']}.")
+    # N: the next iteration; P: play and pause
+    app.locator(f"{WATCH} .watch-step").focus()
+    app.keyboard.press("n")
+    expect(counter(app, "bound")).to_have_text(str(bounds[1]))
+    expect(counter(app, "iteration")).to_have_text("2")
+    app.keyboard.press("p")
+    expect(app.locator(f"{WATCH} .watch-play")).to_have_attribute("aria-pressed", "true")
+    app.keyboard.press("p")
+    expect(app.locator(f"{WATCH} .watch-play")).to_have_attribute("aria-pressed", "false")
+    # Play at full speed goes through every iteration to the end
+    app.select_option(f"{WATCH} .watch-speed", "full")
+    app.click(f"{WATCH} .watch-play")
+    expect(counter(app, "expanded")).to_have_text(f"{traced['expanded']:,}", timeout=20_000)
+    expect(counter(app, "bound")).to_have_text(str(bounds[-1]))
+    expect(counter(app, "length")).to_have_text("20 moves")
+    expect(app.locator(f"{WATCH} .watch-play")).to_have_text("Play")
+    app.select_option(f"{WATCH} .watch-speed", "5")
 
 
 def test_clicking_a_node_shows_its_board_on_the_main_board(app: Page):
@@ -211,17 +288,10 @@ def test_a_knights_trace_shows_token_boards_and_the_solvers_counts(app: Page):
     assert shown(app) == api.trace(request)["nodes"][node]["board"]
 
 
-def test_the_lessons_numbers_are_the_engines(app: Page):
-    lessons = app.evaluate("async () => (await import('./js/watch.js')).LESSONS")
-    assert {lesson["id"] for lesson in lessons} == {"heuristics", "greedy", "knights"}
-    for lesson in lessons:
-        for method in lesson["methods"]:
-            answer = api.solve({"puzzle": lesson["puzzle"], "board": lesson["board"],
-                                "algorithm": method["algorithm"], "heuristic": method["heuristic"]})
-            assert (answer["length"], answer["stats"]["expanded"]) == (method["moves"], method["expanded"]), method
-    # the assignment's numbers, as the source gives them
-    assignment = next(lesson for lesson in lessons if lesson["id"] == "heuristics")
-    assert [m["expanded"] for m in assignment["methods"]] == [147132, 18575, 875]
+def test_the_lessons_are_the_ones_the_cpython_tests_check(app: Page):
+    # tests/test_watch_lessons.py reads LESSONS from watch.js's text and checks every number against the engine:
+    # the browser's own reading of the module is the same
+    assert app.evaluate("async () => (await import('./js/watch.js')).LESSONS") == LESSONS
 
 
 def test_a_lesson_sets_its_position_and_watches_its_methods(app: Page):
@@ -250,6 +320,7 @@ LONG_TASKS_JS = """() => {
 
 def test_a_2000_expansion_trace_plays_with_no_long_task(app: Page):
     """Receiving, playing at full speed with the whole tree in view, running to the end and stepping back."""
+    assert app.evaluate("PerformanceObserver.supportedEntryTypes.includes('longtask')")  # else nothing is observed
     open_fragment(app, "#puzzle=sliding&board=1,2/3,0&algorithm=idastar&heuristic=manhattan")
     open_fragment(app, HARDEST_LINK)
     app.evaluate(LONG_TASKS_JS)
@@ -325,3 +396,73 @@ def test_a_weighted_a_star_trace_link_holds_its_weight(app: Page):
         f"{traced['length']} moves (not necessarily shortest).")
     app.click(f"{WATCH} .watch-step")
     assert app.evaluate("location.hash") == f"{link}&weight=1.5&trace=1"
+
+
+def test_a_fresh_weighted_trace_link_traces_with_its_weight(browser, base_url):
+    link = "#puzzle=sliding&board=7,8,2/6,3,4/5,0,1&algorithm=weighted&heuristic=manhattan&weight=1.5&trace=12"
+    traced = api.trace({"board": MEDIUM, "algorithm": "weighted", "heuristic": "manhattan", "weight": 1.5})
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{base_url}{link}")
+        wait_ready(page)
+        expect(page.locator(f"{WATCH} .watch-position")).to_have_text(f"Step 12 of {traced['expanded']}")
+        expect(page.locator(f"{WATCH} .watch-message")).to_contain_text("Weighted A*, Manhattan distance (W = 1.5)")
+        expect(page.locator(f"{WATCH} .watch-weight")).to_have_value("1.5")
+        expect(counter(page, "expanded")).to_have_text("12")
+        assert page.evaluate("location.hash") == link
+    finally:
+        context.close()
+
+
+def test_a_4x4_trace_with_auto_loads_the_pattern_databases_as_solve_does(browser, base_url):
+    traced = api.trace({"board": KORF_79, "goal": KORF_GOAL, "algorithm": "idastar", "heuristic": "auto"})
+    assert traced["heuristic_used"] == "pdb" and traced["nodes"]["0"]["h"] == 32  # walking distance says 30
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.add_init_script(RECORD_MESSAGES)
+        page.goto(f"{base_url}{KORF_79_LINK}")
+        wait_ready(page)
+        page.click(f"{WATCH} .watch-start")
+        expect(page.locator(f"{WATCH} .watch-message")).to_have_text(
+            "Traced IDA*, auto (pattern databases): stopped after 2,000 expansions (max_steps), before reaching the "
+            "goal (a trace records at most 2,000 expansions and 20,000 nodes; Solve counts the whole search). Solve "
+            "runs a faster kernel of this search, whose count differs by a few nodes in the last iteration.",
+            timeout=90_000)
+        messages = page.evaluate("window.watchMessages")
+        assert any(m.startswith("Loading pattern databases: ") for m in messages), messages
+        # the start, about to be expanded, with the pattern databases' estimate
+        expect(page.locator(f"{WATCH} .watch-details")).to_contain_text("Next to expand: node 0, ")
+        expect(page.locator(f"{WATCH} .watch-details")).to_contain_text("g 0, h 32, f 32")
+        page.click(f"{WATCH} .watch-end")
+        bound = [s["bound"] for s in traced["steps"] if s["type"] == "iteration"][-1]
+        expect(counter(page, "bound")).to_have_text(str(bound))
+        expect(counter(page, "expanded")).to_have_text("2,000")
+    finally:
+        context.close()
+
+
+def test_a_trace_can_be_cancelled_and_one_stops_at_20000_nodes(app: Page):
+    open_fragment(app, KINGS_LINK)
+    start = app.locator(f"{WATCH} .watch-start")
+    app.evaluate(RECORD_MESSAGES)
+    start.click()  # A* with matching on 32 kings: tens of seconds of search
+    expect(start).to_have_text("Cancel")
+    expect(start).to_be_enabled()
+    expect(app.locator("#solve")).to_be_disabled()
+    # progress reaches the page while it traces: the worker sees a cancel between two reports
+    expect(app.locator(f"{WATCH} .watch-message")).to_contain_text("Tracing the search: ", timeout=30_000)
+    start.click()
+    expect(app.locator(f"{WATCH} .watch-message")).to_have_text("The trace was cancelled.", timeout=5_000)
+    expect(start).to_have_text("Watch the search")
+    expect(app.locator(f"{WATCH} .watch-body")).to_be_hidden()
+    expect(app.locator("#solve")).to_be_enabled()
+    # breadth-first search on the same board is quick per node: it stops at the node cap, and the page says why
+    open_fragment(app, KINGS_LINK.replace("algorithm=astar&heuristic=matching", "algorithm=bfs&heuristic=auto"))
+    start.click()
+    expect(app.locator(f"{WATCH} .watch-message")).to_contain_text(
+        "Traced Breadth-first: stopped after 370 expansions and 20,000 nodes (max_nodes), before reaching the goal",
+        timeout=60_000)
+    app.click(f"{WATCH} .watch-end")
+    expect(counter(app, "expanded")).to_have_text("370")

@@ -165,7 +165,7 @@ const meter = new DistanceMeter($('meter'), {
 });
 
 const watch = new Watch($('watch'), {
-  solver, request: () => solveRequest(), board: () => state.board, onBusy: updateControls, onChange: writeLink,
+  solver, tables, request: () => solveRequest(), board: () => state.board, onBusy: updateControls, onChange: writeLink,
   onShow: showTraceBoard, onMethod: chooseMethod, onLesson: openLesson,
 });
 

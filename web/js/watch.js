@@ -3,10 +3,12 @@
 // node are DOM; a trace is played from its precomputed changes (trace_model.js), so stepping, running to the end
 // and stepping back cost a few array writes per step, and a frame never draws more than what is in view.
 //
-//   const watch = new Watch(element, { solver, request: () => solveRequest(), board: () => state.board,
+//   const watch = new Watch(element, { solver, tables, request: () => solveRequest(), board: () => state.board,
 //                                      onShow(boardText) {}, onMethod(algorithm, heuristic) {}, onLesson(lesson) {},
 //                                      onChange() {}, onBusy() {} });
-//   await watch.start({ unit });   // trace the position and method of request(), then show that unit
+//   await watch.start({ unit });   // trace the position and method of request(), then show that unit (the pattern
+//                                  // databases the search uses are fetched first through `tables`, a TableLoader,
+//                                  // as Solve does; while it works the panel's button is Cancel)
 //   watch.unit, watch.board        // the unit shown and the board traced (for the link), null without a trace
 //   watch.weight                   // weighted A*'s W for the next trace (the panel's input)
 //   watch.setMethod(a, h)          // the chosen method: its rule shown; a trace of another method is closed
@@ -69,6 +71,25 @@ export const LESSONS = [
     ],
   },
   {
+    id: 'iterations', puzzle: 'sliding', board: '0 8 2/3 4 5/1 7 6',
+    title: 'IDA*, iteration by iteration: how the bound grows',
+    text: 'IDA* searches depth-first within a bound on f = g + h and starts again from the top with a higher bound '
+      + 'when nothing within it reaches the goal. Misplaced tiles estimate 8 moves for this 20-move position, so its '
+      + 'bounds go 8, 10, ..., 20 (they step by two: every solution of this board has an even length), seven '
+      + 'iterations, each several times larger than the one before. Manhattan distance and linear conflict both '
+      + 'start at 12: five iterations, with far fewer nodes in each for linear conflict, the better estimate. Press '
+      + 'Next iteration (N) to go from one to the next, and look at the pruned nodes (✂): the least f among them is '
+      + 'the next bound.',
+    methods: [
+      { algorithm: 'idastar', heuristic: 'misplaced', moves: 20, expanded: 2742,
+        bounds: [8, 10, 12, 14, 16, 18, 20], iterations: [1, 19, 59, 181, 562, 1708, 212] },
+      { algorithm: 'idastar', heuristic: 'manhattan', moves: 20, expanded: 404, bounds: [12, 14, 16, 18, 20],
+        iterations: [10, 31, 90, 243, 30] },
+      { algorithm: 'idastar', heuristic: 'linear_conflict', moves: 20, expanded: 148, bounds: [12, 14, 16, 18, 20],
+        iterations: [1, 6, 25, 94, 22] },
+    ],
+  },
+  {
     id: 'knights', puzzle: 'knights', board: 'BBB/.../.../WWW',
     title: 'Knight exchange: greedy and A* on a token puzzle',
     text: 'Swap the black and white knights. Greedy search with the matching estimate finds 18 moves at once; A* '
@@ -80,7 +101,8 @@ export const LESSONS = [
   },
 ];
 
-const TRACE_LIMIT = 2000;
+const TRACE_LIMIT = 2000;   // expansions a trace records at most (api.MAX_TRACE_STEPS)
+const TRACE_NODES = 20000;  // and nodes (api.MAX_TRACE_NODES)
 const NAMES = { bfs: 'Breadth-first', bidirectional: 'Bidirectional', iddfs: 'IDDFS', idastar: 'IDA*', astar: 'A*',
   greedy: 'Greedy best-first', weighted: 'Weighted A*' };
 const HEURISTIC_NAMES = { zero: 'h = 0', misplaced: 'misplaced tiles', manhattan: 'Manhattan distance',
@@ -100,10 +122,13 @@ export class Watch {
   #board = null;     // the position traced (the board object the app gave)
   #selected = -1;
   #method = null;    // {algorithm, heuristic, weight} of the trace shown
+  #loading = null;   // the AbortController of a table download waited for
+  #cancelled = false;
 
-  constructor(element, { solver, request, board, onShow = () => {}, onMethod = () => {}, onLesson = () => {},
+  constructor(element, { solver, tables, request, board, onShow = () => {}, onMethod = () => {}, onLesson = () => {},
     onChange = () => {}, onBusy = () => {} }) {
-    Object.assign(this, { element, solver, request, boardOf: board, onShow, onMethod, onLesson, onChange, onBusy });
+    Object.assign(this, { element, solver, tables, request, boardOf: board, onShow, onMethod, onLesson, onChange,
+      onBusy });
     element.insertAdjacentHTML('beforeend', `
       <p class="muted intro">Plays the search of the method chosen under Solver on the position on the board, node
         by node: the search tree, its open list and counters. Keys in this panel: <kbd>S</kbd> step,
@@ -186,7 +211,7 @@ export class Watch {
       .map(s => `<li><span class="watch-key" data-color="${s.color}" aria-hidden="true">${s.mark}</span>${s.name}</li>`)
       .join('');
     for (const key of ui.legend.querySelectorAll('.watch-key')) key.style.setProperty('--key', `var(${key.dataset.color})`);
-    ui.start.addEventListener('click', () => this.start());
+    ui.start.addEventListener('click', () => (this.#running ? this.cancel() : this.start()));
     ui.weight.addEventListener('change', () => {
       if (this.#model && this.#method.weight !== this.weight) this.clear('the weight changed');
       this.onChange();
@@ -271,6 +296,14 @@ export class Watch {
     this.#say(reason ? `The trace was closed: ${reason}.` : '');
   }
 
+  /** Stop the trace (or the lesson's solving) in progress: the panel's button while it works. */
+  cancel() {
+    if (!this.#running) return;
+    this.#cancelled = true;
+    this.#loading?.abort();
+    this.solver.cancel();
+  }
+
   /** Trace the request's position and method (or a lesson's method), then show `unit`. */
   async start({ unit = 0, method = null } = {}) {
     if (this.#running) return false;
@@ -279,18 +312,24 @@ export class Watch {
     this.clear();  // the trace shown goes, whatever the new one brings
     this.#method = { algorithm: request.algorithm, heuristic: request.heuristic, weight: request.weight };
     this.#running = true;
+    this.#cancelled = false;
     this.#board = this.boardOf();
     this.#controls();
     this.onBusy();
-    this.#say('Tracing the search…');
-    const started = performance.now();
     let answer;
+    let tablesFailed = null;
     try {
-      answer = await this.solver.trace(request);
+      tablesFailed = await this.#loadTables(request);
+      if (tablesFailed && request.heuristic === 'pdb') request.heuristic = 'auto';  // as Solve does without them
+      if (!this.#cancelled) answer = await this.#trace(request);
     } finally {
       this.#running = false;
       this.#controls();
       this.onBusy();
+    }
+    if (this.#cancelled) {
+      this.#say('The trace was cancelled.');
+      return false;
     }
     if (!answer.ok) {
       this.#say(`The search could not be traced: ${answer.error.message}.`, 'error');
@@ -298,13 +337,13 @@ export class Watch {
     }
     const received = performance.now();
     this.#model = new TraceModel(answer);
-    this.timing = { traceMs: received - started, modelMs: performance.now() - received };
+    this.timing = { traceMs: received - this.timing.started, modelMs: performance.now() - received };
     this.#selected = -1;
     this.ui.body.hidden = false;
     this.tree.setModel(this.#model);
     this.ui.iteration.hidden = !this.#model.iterative;
     this.ui.open.classList.toggle('two-sides', this.#model.bidirectional);
-    this.#describe(answer);
+    this.#describe(answer, tablesFailed);
     if (unit > this.#model.units) {
       this.#say(`This trace has ${formatCount(this.#model.units)} steps, not ${formatCount(unit)}: showing the end.`,
         'error');
@@ -317,14 +356,48 @@ export class Watch {
     return true;
   }
 
-  #describe(answer) {
-    const title = `${methodName(answer.algorithm, answer.heuristic)}${answer.weight ? ` (W = ${answer.weight})` : ''}`;
+  /** Fetch the pattern databases the search uses, showing the download as Solve does: null when they are there
+   * (or not needed, or the wait was cancelled), else why they could not be had. */
+  async #loadTables(request) {
+    this.#say('Tracing the search…');
+    this.timing = { started: performance.now() };
+    await this.solver.start();  // after a restart (a cancel the worker did not answer) the solver loads again
+    if (this.#cancelled) return null;
+    this.#loading = new AbortController();
+    const outcome = await this.tables.load(request, { onText: text => this.#say(text), signal: this.#loading.signal });
+    this.#loading = null;
+    this.timing.started = performance.now();  // the trace's own time, without the download
+    return outcome?.ok === false ? outcome.message : null;
+  }
+
+  #trace(request) {
+    this.#say('Tracing the search…');
+    return this.solver.trace(request, event => {
+      if (event.type === 'progress' && !this.#cancelled) {
+        this.#say(`Tracing the search: ${formatCount(event.expanded)} ${plural(event.expanded, 'expansion')}…`);
+      }
+    });
+  }
+
+  #describe(answer, tablesFailed) {
+    const used = answer.heuristic_used ? ` (${HEURISTIC_NAMES[answer.heuristic_used] ?? answer.heuristic_used})` : '';
+    const title = `${methodName(answer.algorithm, answer.heuristic)}${used}${
+      answer.weight ? ` (W = ${answer.weight})` : ''}`;
     const end = answer.truncated
-      ? `stopped after ${formatCount(answer.expanded)} expansions, the most a trace records; the solver's Solve `
-        + 'counts the whole search'
+      ? `${answer.note} (a trace records at most ${formatCount(TRACE_LIMIT)} expansions and `
+        + `${formatCount(TRACE_NODES)} nodes; Solve counts the whole search)`
       : `${formatCount(answer.expanded)} ${plural(answer.expanded, 'expansion')}, a path of ${answer.length} `
         + `${plural(answer.length, 'move')}${answer.optimal ? ' (shortest)' : ' (not necessarily shortest)'}`;
-    this.#say(`Traced ${title}: ${end}.`);
+    let counts = '';  // Solve's IDA* and IDDFS on sliding boards are faster kernels than the search traced
+    if (this.#model.iterative && answer.puzzle === 'sliding') {
+      counts = answer.algorithm === 'iddfs' || answer.heuristic === 'zero'
+        ? ' Solve counts far fewer expansions: without an estimate its faster search never expands the nodes at the '
+          + 'bound (all their children go over it), which this trace expands in every iteration.'
+        : ' Solve runs a faster kernel of this search, whose count differs by a few nodes in the last iteration.';
+    }
+    const tables = tablesFailed ? ` The pattern databases could not be loaded (${tablesFailed}), so this search ran `
+      + 'without them.' : '';
+    this.#say(`Traced ${title}: ${end}.${counts}${tables}`);
     this.ui.canvas.setAttribute('aria-label', `Search tree of ${title}, ${formatCount(this.#model.size)} nodes. `
       + 'Arrow keys move between nodes; the selected node is described beside the tree.');
   }
@@ -337,7 +410,9 @@ export class Watch {
   #controls() {
     const ui = this.ui;
     const traceable = RULES[this.algorithm] !== undefined;
-    ui.start.disabled = !this.#enabled || this.#running || !traceable;
+    ui.start.disabled = this.#running ? false : !this.#enabled || !traceable;
+    ui.start.textContent = this.#running ? 'Cancel' : 'Watch the search';
+    ui.start.classList.toggle('primary', !this.#running);
     ui.check.disabled = !this.#enabled || this.#running;
     for (const button of ui.lessonBody.querySelectorAll('button')) button.disabled = !this.#enabled || this.#running;
     const m = this.#model;
@@ -546,8 +621,12 @@ export class Watch {
     this.ui.lessonBox.hidden = !lesson;
     if (!lesson) return;
     this.ui.lessonText.textContent = lesson.text;
+    // iterative methods list each iteration's bound and the nodes it expands (in the last one, up to the goal)
+    const perIteration = ({ bounds, iterations }) => (bounds ? `<br><span class="muted">by bound: ${
+      bounds.map((bound, i) => `${bound}: ${formatCount(iterations[i])}`).join(', ')}</span>` : '');
     this.ui.lessonBody.innerHTML = lesson.methods.map((method, i) => `<tr>
-      <th scope="row">${methodName(method.algorithm, method.heuristic)}</th><td>${method.moves}</td>
+      <th scope="row">${methodName(method.algorithm, method.heuristic)}${perIteration(method)}</th>
+      <td>${method.moves}</td>
       <td>${formatCount(method.expanded)}</td><td data-solved="${i}">–</td>
       <td>${method.expanded <= TRACE_LIMIT ? `<button type="button" data-method="${i}">Watch</button>`
         : '<span class="muted">too many to watch</span>'}</td></tr>`).join('');
@@ -566,16 +645,18 @@ export class Watch {
     const lesson = this.#lesson;
     if (!lesson || this.#running) return;
     this.#running = true;
+    this.#cancelled = false;
     this.#controls();
     this.onBusy();
     try {
       for (const [i, method] of lesson.methods.entries()) {
+        if (this.#cancelled) return;
         const cell = this.ui.lessonBody.querySelector(`[data-solved="${i}"]`);
         cell.textContent = 'solving…';
         const { algorithm, heuristic } = method;
         const answer = await this.solver.solve({ puzzle: lesson.puzzle, board: lesson.board, algorithm, heuristic });
         if (this.#lesson !== lesson) return;
-        cell.textContent = answer.ok
+        cell.textContent = this.#cancelled ? 'cancelled' : answer.ok
           ? `${answer.length} moves, ${formatCount(answer.stats.expanded)} closed` : answer.error.message;
       }
     } finally {
