@@ -3,7 +3,8 @@
 `trace` runs an algorithm with a Recorder as its "record" option, and the search itself tells the recorder each step
 (best_first.py, bfs.py, bidirectional.py, and the generic IDA* of idastar.py, which IDDFS runs too). A traced IDA* or
 IDDFS is the generic search on every puzzle: its counts are those of the generic contour, not the sliding kernels'
-(they count a little differently, and with h = 0 never expand a position at the bound: README, "Statistics"). The
+(a few positions apart in the last contour; with h = 0 far fewer, as they never expand a position at the bound:
+README, "Statistics"). The
 answer (`api.trace` adds "ok", "algorithm", "heuristic", "puzzle", "board", "goal", "optimal" and, for weighted A*,
 "weight"):
 
