@@ -36,6 +36,7 @@ LINK = "#puzzle=sliding&board=8,6,7/2,5,4/3,0,1&algorithm=astar&heuristic=mispla
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 LONG_TASKS = """() => {
+  if (!PerformanceObserver.supportedEntryTypes.includes('longtask')) throw new Error('no longtask entries here');
   window.longTasks = [];
   new PerformanceObserver(list => { for (const e of list.getEntries()) window.longTasks.push(e.duration); })
     .observe({ type: 'longtask' });
