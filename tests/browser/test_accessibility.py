@@ -84,6 +84,21 @@ def test_moves_are_announced_to_screen_readers(page: Page, base_url: str):
     page.locator("#board").focus()
     page.keyboard.press("ArrowLeft")  # the tile right of the gap slides left
     expect(announcer).to_have_text("8 slid left")
+    page.click("#undo")
+    expect(announcer).to_have_text("Undone: 1 move")
+    page.click("#redo")
+    expect(announcer).to_have_text("Redone: 1 move")
+    page.goto(base_url + "#puzzle=sliding&board=1,2,3/4,5,6/0,7,8&algorithm=idastar&heuristic=manhattan")
+    expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
+    page.click("#solve")
+    expect(page.locator("#result-length")).to_have_text("2 moves (optimal)", timeout=60_000)
+    page.click("#play-forward")  # a step of the solution is announced as a move is
+    expect(announcer).to_have_text("7 slid left")
+    page.click("#play-back")  # and a step back as the move that undoes it
+    expect(announcer).to_have_text("7 slid right")
+    page.click("#play-last")  # a jump names no single move: the last announcement stays
+    expect(page.locator("#play-step")).to_have_text("Step 2 of 2")
+    expect(announcer).to_have_text("7 slid right")
     page.goto(base_url + "#puzzle=knights&board=BBB/.../.../WWW&algorithm=idastar&heuristic=auto")
     page.reload()
     page.locator("#token-board .piece[data-cell='0']").click()
@@ -97,10 +112,23 @@ def test_reduced_motion_turns_the_slides_off(browser, base_url):
         context = browser.new_context(reduced_motion=motion)
         page = context.new_page()
         page.goto(base_url + EIGHT)
-        durations[motion] = page.evaluate("() => getComputedStyle(document.querySelector('#board .tile'))"
-                                          ".transitionDuration")
+        durations[motion] = page.evaluate("""() => ['#board', '#board .tile', '#board .tile .face']
+            .map(s => getComputedStyle(document.querySelector(s)).transitionDuration)""")
         context.close()
-    assert durations["no-preference"] != "0s" and durations["reduce"] == "0s"
+    assert all(d != "0s" for d in durations["no-preference"]) and durations["reduce"] == ["0s"] * 3
+
+
+def test_tiles_in_place_carry_a_mark_not_only_a_colour(page: Page, base_url: str):
+    page.goto(base_url + EIGHT)  # 1 to 7 are in place, 8 is not
+    in_place = page.locator("#board .tile.home")
+    expect(in_place).to_have_count(7)
+    for tile in (1, 7):
+        label = page.locator(f"#board .tile[data-tile='{tile}']").get_attribute("aria-label")
+        assert label.startswith(f"Tile {tile}, row ") and ", in place" in label
+    assert ", in place" not in page.locator("#board .tile[data-tile='8']").get_attribute("aria-label")
+    mark = "(s) => getComputedStyle(document.querySelector(s), '::after').content"
+    assert page.evaluate(mark, "#board .tile[data-tile='1'] .face") != "none"
+    assert page.evaluate(mark, "#board .tile[data-tile='8'] .face") == "none"
 
 
 def test_solving_works_from_the_keyboard_with_a_visible_focus(page: Page, base_url: str):

@@ -374,9 +374,10 @@ def test_sizes_shuffle_and_reset(ready_page: Page):
 
 def test_tiles_are_labelled_buttons(page: Page, base_url: str):
     page.goto(base_url)
-    movable = page.get_by_role("button", name="Tile 5, row 2, column 2: move down")
+    movable = page.get_by_role("button", name="Tile 5, row 2, column 2, in place: move down", exact=True)
     expect(movable).to_have_attribute("aria-disabled", "false")
-    expect(page.get_by_role("button", name="Tile 8, row 1, column 1")).to_have_attribute("aria-disabled", "true")
+    expect(page.get_by_role("button", name="Tile 8, row 1, column 1", exact=True)).to_have_attribute(
+        "aria-disabled", "true")
     movable.focus()
     page.keyboard.press("Enter")
     assert shown_board(page) == "8 6 7/2 0 4/3 5 1"

@@ -175,7 +175,9 @@ def test_hints_come_in_three_levels_and_the_meter_follows_each_move(phone: Page)
     expect(phone.locator("#result-length")).to_have_text("30 moves (optimal)", timeout=60_000)
     expect(meter).to_have_attribute("data-distance", "30", timeout=60_000)
     fresh(phone, "1,2,3,4,5/6,7,8,9,10/11,12,13,14,15/16,17,18,19,20/21,22,23,0,24")
-    expect(meter).to_contain_text("not available beyond 4x4")
+    expect(meter).to_contain_text("not available on this board")
+    fresh(phone, "1,2,3,4,5/6,7,8,9,10/11,12,13,0,14")  # 3x5: 15 cells, but no tables: not cheap
+    expect(meter).to_contain_text("not available on this board")
 
 
 def test_solving_it_yourself_says_the_shortest_and_keeps_the_best(phone: Page):
@@ -214,6 +216,11 @@ def test_famous_positions_load_with_their_source_and_length(phone: Page):
     expect(phone.locator("#puzzle-type")).to_have_value("knights")
     assert "board=..B/BW./.BW/W.." in phone.evaluate("decodeURIComponent(location.hash)")
     expect(phone.locator("#famous-note")).to_contain_text("22 moves at the fewest")
+    phone.locator("#famous").focus()  # from the keyboard: the arrows step through the list, one position each
+    phone.keyboard.press("ArrowDown")
+    expect(phone.locator("#famous")).to_have_value("5")
+    assert "board=" in phone.evaluate("location.hash")
+    expect(phone.locator("#famous-note")).to_contain_text("Knight exchange, 22 moves (2 of 3)")
 
 
 def test_knights_play_by_tap_to_select_and_tap_to_move(phone: Page):

@@ -131,7 +131,8 @@ const playback = new Playback({
   speedOut: $('play-speed-value'), step: $('play-step'),
 }, {
   rules: kind,
-  onStep: board => {
+  onStep: (board, said) => {
+    if (said) announce(state.board, [said.back && state.puzzle !== 'sliding' ? said.move.toReversed() : said.move]);
     state.board = board;
     state.hint = null;
     render();
@@ -202,6 +203,7 @@ function setPuzzle(board, goal = defaultGoal(board.rows, board.cols),
   say('');
   ui.playMessage.textContent = '';
   ui.famousNote.hidden = true;
+  ui.famous.value = '';  // openFamous chooses it again when a famous position is what was opened
   if (puzzle === 'sliding') {
     ui.boardText.value = boardText(board);
     ui.goalText.value = sameCells(goal, defaultGoal(board.rows, board.cols)) ? '' : boardText(goalBoard());
@@ -263,7 +265,8 @@ function playerMove(move) {
   afterPlay(before, moves.length);
 }
 
-/** Tell screen readers what the player's move did: "7 slid left", "7, 8 slid left", "knight b1–c3". */
+/** Tell screen readers what a move did (the player's, or a step of a solution shown): "7 slid left", "7, 8 slid
+ * left", "knight b1–c3". */
 function announce(before, moves) {
   const text = state.puzzle === 'sliding'
     ? `${moves.join(', ')} slid ${moveDirection(before, moves[0])}`
@@ -278,6 +281,7 @@ function undoRedo(redo) {
   if (playback.active) showResult(null);
   const before = state.board;
   state.board = redo ? entry.after : entry.before;
+  $('move-announcer').textContent = `${redo ? 'Redone' : 'Undone'}: ${entry.count} ${plural(entry.count, 'move')}`;
   afterPlay(before, redo ? entry.count : -entry.count);
 }
 
@@ -295,7 +299,7 @@ function afterPlay(before, count) {
   updateControls();
   state.history.save(playKey(state.board), { start: state.start, moves: state.moves });
   meter.update(state.board, before);
-  if (atGoal() && count > 0) celebrate();
+  if (atGoal() && count > 0 && !sameCells(state.start.cells, state.goal)) celebrate();  // from the goal: no feat
 }
 
 /** Solved by the player: the count, the shortest (when known or cheap to know) and the player's best here. */
@@ -347,7 +351,6 @@ function hint() {
 /** Put a famous position on the board, and say where it comes from. */
 function openFamous(index) {
   const entry = FAMOUS[Number(index)];
-  ui.famous.value = '';
   if (!entry) return;
   if (entry.puzzle !== state.puzzle) choosePuzzle(entry.puzzle);
   const rule = PRESETS[entry.puzzle]?.rule;
@@ -356,6 +359,7 @@ function openFamous(index) {
   const goal = entry.goal ? parse(entry.goal).cells
     : entry.puzzle === 'sliding' ? defaultGoal(board.rows, board.cols) : parse(PRESETS[entry.puzzle].goal).cells;
   setPuzzle(board, goal, { stopReason: 'a famous position was opened', puzzle: entry.puzzle });
+  ui.famous.value = index;  // the select shows what is open, so its arrow keys step through the list
   meter.note(board, entry.length);
   ui.famousNote.textContent = `${entry.title}: ${entry.length} moves at the fewest. Source: ${entry.source}.`;
   ui.famousNote.hidden = false;

@@ -39,13 +39,14 @@ export class SlidingBoardView {
       button.style.setProperty('--r', r);
       button.style.setProperty('--c', c);
       button.dataset.cell = cell;
-      button.classList.toggle('home', goal ? goal[cell] === tile : false);
+      const home = goal ? goal[cell] === tile : false;
+      button.classList.toggle('home', home);
       button.classList.toggle('hint', tile === hint);
       const canMove = movable.has(tile);
       const run = canMove ? null : runTo(board, tile);  // a tile in the gap's row or column slides with its run
       button.classList.toggle('movable', canMove);
       button.setAttribute('aria-disabled', String(!canMove && !run));
-      const where = `Tile ${tile}, row ${r + 1}, column ${c + 1}`;
+      const where = `Tile ${tile}, row ${r + 1}, column ${c + 1}${home ? ', in place' : ''}`;
       if (canMove) button.setAttribute('aria-label', `${where}: move ${moveDirection(board, tile)}`);
       else if (run) button.setAttribute('aria-label', `${where}: slide ${run.length} tiles ${moveDirection(board, run[0])}`);
       else button.setAttribute('aria-label', where);

@@ -11,13 +11,13 @@
 //   meter.note(board, distance);      // a distance known from elsewhere (a famous position's)
 //   await meter.lengthOf(board);      // the distance of a board, measured if it needs no download; or null
 //
-// Only where a shortest solution is cheap: token puzzles, and sliding boards up to 4x4 (with their pattern databases,
-// fetched as a solve would). atGoal(board) says whether a board is the goal; request(board) gives the shortest-solution request for a board; solving keeps the optimal
+// Only where a shortest solution is cheap: token puzzles, sliding boards of up to 12 cells, and the 4x4 (with its
+// pattern databases, fetched as a solve would); 3x5 or 2x8 have no tables, and a search there may take minutes. atGoal(board) says whether a board is the goal; request(board) gives the shortest-solution request for a board; solving keeps the optimal
 // continuations met so far (a measured position makes the next hints instant, and a solved one needs no measuring).
 
 import { plural } from './format.js';
 
-const MAX_CELLS = 16;      // beyond the 15-puzzle a shortest solution is not cheap
+const MAX_CELLS = 12;      // up to 12 cells a shortest solution is cheap (3x4 and 4x3 with their tables)
 const KEEP = 5000;         // distances kept
 
 export class DistanceMeter {
@@ -70,7 +70,8 @@ export class DistanceMeter {
     this.solver.cancelBackground();  // an older measurement still running: its answer would be ignored
     if (!this.on) return;
     if (!cheap(board)) {
-      this.#say('not available beyond 4x4: a shortest solution is not cheap there (Hint still names a move)',
+      this.#say('not available on this board: a shortest solution is cheap only up to 12 cells and on the 4x4 '
+        + '(Hint still names a move)',
         'none');
       return;
     }
@@ -156,5 +157,6 @@ export class DistanceMeter {
   }
 }
 
-const cheap = board => board.rule !== undefined || board.cells.length <= MAX_CELLS;
+const cheap = board => board.rule !== undefined || board.cells.length <= MAX_CELLS
+  || (board.rows === 4 && board.cols === 4);
 const key = board => `${board.rule ?? ''}|${board.cols}|${board.cells.join(',')}`;

@@ -8,8 +8,10 @@
 //   playback.hide();                // stop playing and hide the result
 //   playback.active;                // whether a solution is shown
 //
-// rules() gives the board kind's rules ({apply(board, move), moveLabel(board, move), view}); onStep(board) is told
-// the board of every step shown, for the page to draw.
+// rules() gives the board kind's rules ({apply(board, move), moveLabel(board, move), view}); onStep(board, said) is
+// told the board of every step shown, for the page to draw, and `said`, the move to announce to screen readers
+// ({move, back}: one step forward, or one back undoing `move`), or null (a jump, auto-play, or the player's own
+// move, which the page announces itself).
 
 import { lengthText } from './quick.js';
 
@@ -67,7 +69,7 @@ export class Playback {
   follow(move) {
     const shown = this.#shown;
     if (!shown || String(shown.moves[shown.step]) !== String(move)) return false;
-    this.#showStep(shown.step + 1, { stopTimer: true });
+    this.#showStep(shown.step + 1, { stopTimer: true, silent: true });
     return true;
   }
 
@@ -78,10 +80,12 @@ export class Playback {
     this.ui.result.hidden = true;
   }
 
-  #showStep(step, { stopTimer = false } = {}) {
+  #showStep(step, { stopTimer = false, silent = false } = {}) {
     const { ui } = this;
     const shown = this.#shown;
     if (stopTimer) this.#pause();
+    const said = silent || shown.timer || Math.abs(step - shown.step) !== 1 ? null
+      : { move: shown.moves[Math.min(step, shown.step)], back: step < shown.step };
     let board = shown.start;
     for (const move of shown.moves.slice(0, step)) board = this.rules().apply(board, move);
     shown.step = step;
@@ -99,7 +103,7 @@ export class Playback {
     }
     ui.back.disabled = ui.first.disabled = step === 0;
     ui.forward.disabled = ui.last.disabled = step === shown.moves.length;
-    this.onStep(board);
+    this.onStep(board, said);
   }
 
   /** Scroll the move list (never the page, which the player may be reading elsewhere) so that `button` shows. */
