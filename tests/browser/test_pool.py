@@ -1,7 +1,11 @@
 """The pool of solver workers (web/js/pool.js): IDA* split over two Python runtimes gives the same shortest length as
-one, shows each worker's nodes while it searches and after, and Cancel stops every worker."""
+one, shows each worker's nodes while it searches and after, Cancel stops every worker, the pool starts by itself
+after a search that ran past a second, its workers get the pattern databases, a worker taken away mid-search hands
+its subtrees back, and one that dies is started again, gets its tables again and its subtree is searched again."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -12,6 +16,9 @@ READY_TIMEOUT_MS = 120_000
 KORF_GOAL = "0,1,2,3/4,5,6,7/8,9,10,11/12,13,14,15"
 # Korf's #79 (42 moves, 540,860 nodes with Manhattan) and #60 (66 moves: minutes with Manhattan in the browser)
 KORF_79 = f"#puzzle=sliding&board=0,1,9,7/11,13,5,3/14,12,4,2/8,6,10,15&goal={KORF_GOAL}&algorithm=idastar&heuristic=manhattan"
+KORF_79_PDB = KORF_79.replace("heuristic=manhattan", "heuristic=pdb")
+KORF_79_REQUEST = json.dumps({"puzzle": "sliding", "board": "0 1 9 7/11 13 5 3/14 12 4 2/8 6 10 15",
+                              "goal": KORF_GOAL.replace(",", " "), "algorithm": "idastar", "heuristic": "pdb"})
 KORF_60 = (f"#puzzle=sliding&board=11,14,13,1/2,3,12,4/15,7,9,5/10,6,8,0&goal={KORF_GOAL}"
            "&algorithm=idastar&heuristic=manhattan")
 
@@ -53,3 +60,82 @@ def test_cancel_stops_every_worker(page: Page, base_url: str):
     expect(page.locator("#solver-message")).to_have_text("Search cancelled.", timeout=10_000)
     expect(page.locator("#pool-status")).to_have_attribute("data-busy", "0")
     expect(page.locator("#pool-status")).to_have_attribute("data-ready", "2")  # stopped, not restarted
+
+
+POOL = "(async () => (await import('./js/pool.js')).SolverPool.latest)()"
+
+
+def pool_value(page: Page, expression: str):
+    """The value of a JavaScript expression of `pool`, the page's SolverPool."""
+    return page.evaluate(f"async () => {{ const pool = await {POOL}; return {expression}; }}")
+
+
+def worker_has_the_tables(page: Page, index: int) -> bool:
+    answer = pool_value(page, f"await pool.workers[{index}].patternDatabases({KORF_79_REQUEST})")
+    return answer["ok"] and len(answer["tables"]) == 6 and answer["ready"]  # four fetched, two small ones built
+
+
+def test_the_pool_starts_after_a_second_of_search_and_its_workers_get_the_tables(page: Page, base_url: str):
+    page.add_init_script("Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 })")
+    page.goto(base_url + KORF_79)
+    expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
+    expect(page.locator("#pool-size")).to_have_value("2")  # one per core
+    expect(page.locator("#pool-status")).to_contain_text("the pool starts with the first long IDA* search")
+    assert pool_value(page, "pool.started") == 0
+    assert solve(page).startswith("42 moves")  # seconds of search: the pool started meanwhile, not for this one
+    assert "Last search on the pool" not in page.inner_text("#pool-status")
+    assert pool_value(page, "pool.started") == 1
+    expect(page.locator("#pool-status")).to_have_attribute("data-ready", "2", timeout=READY_TIMEOUT_MS)
+    assert not worker_has_the_tables(page, 1)
+    page.evaluate("fragment => { location.hash = fragment; }", KORF_79_PDB)
+    expect(page.locator("#heuristic")).to_have_value("pdb")
+    assert solve(page).startswith("42 moves")
+    expect(page.locator("#pool-status")).to_contain_text("Last search on the pool: 2 workers")
+    assert worker_has_the_tables(page, 1)  # installed from the bytes the page fetched
+    assert min(pool_value(page, "pool.last.workers.map(w => w.expanded)")) > 0
+
+
+def test_a_worker_taken_away_mid_search_hands_its_subtrees_back(page: Page, base_url: str):
+    open_with_pool(page, base_url, KORF_79, 2)
+    # the Workers selector goes to 1 as the extra worker's first subtree request leaves: it stops in the middle of it
+    pool_value(page, """(() => {
+      const worker = pool.workers[1];
+      worker.subtree = (request, onProgress) => {
+        delete worker.subtree;
+        window.taken = request.subtree;
+        const answer = Object.getPrototypeOf(worker).subtree.call(worker, request, onProgress);
+        const select = document.getElementById('pool-size');
+        select.value = '1';
+        select.dispatchEvent(new Event('change'));
+        return answer;
+      };
+    })()""")
+    assert solve(page).startswith("42 moves")  # not 'cancelled': the page's solver searched its subtrees
+    assert page.evaluate("() => window.taken")
+    assert pool_value(page, "pool.last.workers.map(w => w.expanded > 0)") == [True, False]
+    expect(page.locator("#pool-status")).to_have_attribute("data-ready", "1")
+    assert pool_value(page, "pool.workers.length") == 1
+
+
+def test_a_worker_that_dies_is_started_again_with_its_tables_and_its_subtrees_redone(page: Page, base_url: str):
+    open_with_pool(page, base_url, KORF_79_PDB, 2)
+    # the worker's first subtree request carries an array nested too deep for Python to convert: the call fails in
+    # the worker's runtime, which the bridge treats as its death (a fresh runtime starts, without the tables)
+    pool_value(page, """(() => {
+      const worker = pool.workers[1];
+      worker.subtree = (request, onProgress) => {
+        delete worker.subtree;
+        let deep = [];
+        for (let i = 0; i < 1500; i++) deep = [deep];
+        window.killed = request.subtree;
+        return Object.getPrototypeOf(worker).subtree.call(worker, { ...request, deep }, onProgress);
+      };
+    })()""")
+    assert solve(page).startswith("42 moves")  # its subtrees searched by the page's solver, or by it once back
+    assert page.evaluate("() => window.killed")  # the subtrees it was searching when it died
+    assert pool_value(page, "pool.last.workers_replaced") == 1
+    expect(page.locator("#pool-status")).to_have_attribute("data-ready", "2", timeout=READY_TIMEOUT_MS)
+    assert solve(page).startswith("42 moves")  # the restarted worker searches again, with its tables
+    assert pool_value(page, "pool.last.workers_replaced") == 0
+    assert min(pool_value(page, "pool.last.workers.map(w => w.expanded)")) > 0
+    assert worker_has_the_tables(page, 1)

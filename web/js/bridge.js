@@ -118,9 +118,10 @@ export class Solver {
     return this.#long('trace', request, onProgress).then(answer => (typeof answer === 'string' ? JSON.parse(answer) : answer));
   }
 
-  /** Split an IDA* search for a pool of workers (api.split): {ok, subtrees, f, bound, parity, ...}, or an answer. */
-  split(request) {
-    return this.#call('split', request);
+  /** Split an IDA* search for a pool of workers (api.split): {ok, subtrees, f, bound, parity, ...}, or an answer; a
+   * long request (a token puzzle's goal may take seconds to prove reachable), cancelled by cancel(). */
+  split(request, onProgress = () => {}) {
+    return this.#long('split', request, onProgress);
   }
 
   /** Search one subtree of a split with a bound (api.subtree_steps): the long request, cancelled by cancel(). */

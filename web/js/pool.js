@@ -11,9 +11,13 @@
 //
 // Each extra worker is a whole Pyodide (a few seconds to start, and its own copy of the tables), so the pool starts
 // lazily: when its size is chosen, or the first time a search runs past a second (that search goes on as it is).
-// A worker whose subtree fails (its runtime died: the bridge restarts it) gets its tables again and the subtree goes
-// back to the queue. Browsers share no memory between workers without cross-origin isolation, which a static host
+// A worker whose subtree fails (its runtime died: the bridge restarts it) puts the subtree back in the queue, and
+// once restarted gets its tables again and comes back. The size may change during a search: a worker taken away
+// hands its subtrees back to the queue, and one added (or started late) joins at the start of an iteration once it
+// holds the tables. Browsers share no memory between workers without cross-origin isolation, which a static host
 // may not offer, so tables are copied into each worker rather than kept in one SharedArrayBuffer.
+//
+// SolverPool.latest (the pool last made) and pool.workers are there for the browser tests.
 
 import { Solver, failure } from './bridge.js';
 
@@ -23,14 +27,16 @@ const START_AFTER_MS = 1000;
 export const MAX_WORKERS = 16;
 
 export class SolverPool {
+  static latest = null;  // the pool last made (the page's), for the browser tests
   #extra = [];         // the workers beyond the page's own solver
   #size;
-  #running = null;     // {cancelled, workers} of the parallel search in flight
+  #running = null;     // {cancelled, members: [{worker, expanded, live, out}], joining, prepared}: the search
   last = null;         // the last parallel search's "parallel" statistics: {workers: [{expanded}], subtrees, ...}
 
   constructor(solver, tables, { onChange = () => {}, base = document.baseURI } = {}) {
     Object.assign(this, { solver, tables, onChange, base });
     this.#size = SolverPool.defaultSize();
+    SolverPool.latest = this;
   }
 
   /** One worker per core, at most MAX_WORKERS (on a one-core device, 1: no pool). */
@@ -42,11 +48,17 @@ export class SolverPool {
     return this.#size;
   }
 
-  /** Choose the number of workers (the page's solver included): extra workers start now, surplus ones stop. */
+  /** Choose the number of workers (the page's solver included): extra workers start now, surplus ones stop (the
+   * subtrees they were searching go back to the queue). */
   set size(n) {
     this.#size = Math.max(1, Math.min(MAX_WORKERS, Math.floor(n) || 1));
     for (const worker of this.#extra.splice(this.#size - 1)) worker.stop();
     this.#grow();
+  }
+
+  /** The page's solver and the extra workers, started or not. */
+  get workers() {
+    return [this.solver, ...this.#extra];
   }
 
   /** Workers ready to search, the page's solver included. */
@@ -61,7 +73,7 @@ export class SolverPool {
 
   /** Workers searching a subtree right now (0 when no search runs). */
   get busy() {
-    return this.#running ? this.#running.workers.filter(w => w.busy).length : (this.solver.busy ? 1 : 0);
+    return this.#running ? this.#running.members.filter(m => m.worker.busy).length : (this.solver.busy ? 1 : 0);
   }
 
   #grow() {
@@ -73,11 +85,16 @@ export class SolverPool {
     this.onChange();
   }
 
-  /** Solve like solver.solve: IDA* on the pool when two or more workers are ready, anything else on the solver. */
+  #inPool(worker) {
+    return worker === this.solver || this.#extra.includes(worker);
+  }
+
+  /** Solve like solver.solve: IDA* on the pool when two or more workers are ready, anything else on the solver (a
+   * search with max_nodes or max_seconds too: the pool imposes no limits). */
   async solve(request, onProgress = () => {}) {
-    const parallel = this.#size > 1 && (request.algorithm ?? 'idastar') === 'idastar';
-    const workers = [this.solver, ...this.#extra.filter(w => w.status === 'ready')];
-    if (!parallel || workers.length < 2) {
+    const parallel = this.#size > 1 && (request.algorithm ?? 'idastar') === 'idastar'
+      && request.max_nodes == null && request.max_seconds == null;
+    if (!parallel || this.ready < 2) {
       const timer = parallel ? setTimeout(() => this.#grow(), START_AFTER_MS) : null;
       try {
         return await this.solver.solve(request, onProgress);
@@ -85,7 +102,8 @@ export class SolverPool {
         clearTimeout(timer);
       }
     }
-    const running = { cancelled: false, workers };
+    const running = { cancelled: false, members: [{ worker: this.solver, expanded: 0, live: 0, out: false }],
+      joining: new Map(), prepared: [] };
     this.#running = running;
     try {
       const answer = await this.#parallel(request, running, onProgress);
@@ -102,77 +120,106 @@ export class SolverPool {
     const running = this.#running;
     if (!running) return this.solver.cancel();
     running.cancelled = true;
-    await Promise.all(running.workers.map(w => w.cancel()));
+    await Promise.all(running.members.map(m => m.worker.cancel()));
+  }
+
+  /** Install the tables into every ready extra worker not yet in the search, all at once; each that got them is
+   * added to the search at the start of the next iteration (resolves when these installs are done). */
+  #enlist(running, request) {
+    for (const worker of this.#extra) {
+      if (worker.status !== 'ready' || running.joining.has(worker)) continue;
+      running.joining.set(worker, this.tables.installInto(worker, request).then(tables => {
+        if (tables.ok) running.prepared.push(worker);
+      }));
+    }
+    return Promise.all(running.joining.values());
   }
 
   async #parallel(request, running, onProgress) {
     const started = performance.now();
-    const { workers } = running;
-    for (const worker of workers.slice(1)) {
-      const tables = await this.tables.installInto(worker, request);
-      if (!tables.ok) return failure('internal', `a pool worker could not load the tables: ${tables.message}`);
-    }
-    const base = { ...request, subtrees: SUBTREES_PER_WORKER * workers.length };
-    const split = await this.solver.split(base);
+    const enlisted = this.#enlist(running, request);  // while the page's solver splits
+    const base = { ...request, subtrees: SUBTREES_PER_WORKER * this.#size };
+    const split = await this.solver.split(base, onProgress);  // a token puzzle's goal is proved reachable first
     if (!split.ok || 'length' in split) return split;
+    await enlisted;
+    if (running.cancelled) return failure('cancelled', 'the search was cancelled');
     const { f } = split;
     const last = f.map(() => 0);  // each subtree's nodes in the last iteration
     const stats = { expanded: split.expanded, generated: split.generated, iterations: [] };
-    const perWorker = workers.map(() => 0);
-    const live = workers.map(() => 0);
+    const { members } = running;
     let replaced = 0;
     let bound = split.bound;
     const report = () => {
       const elapsed = (performance.now() - started) / 1000;
-      const expanded = stats.expanded + live.reduce((a, b) => a + b, 0);
+      const expanded = stats.expanded + members.reduce((sum, m) => sum + m.live, 0);
       onProgress({
         type: 'progress', expanded, generated: stats.generated, stored: bound + 1, bound,
         elapsed_s: elapsed, nodes_per_s: Math.round(expanded / Math.max(elapsed, 1e-9)),
-        workers: perWorker.map((n, k) => n + live[k]),
+        workers: members.map(m => m.expanded + m.live),
       });
       this.onChange();
     };
     for (;;) {
+      this.#enlist(running, request);  // workers that became ready since (the size was raised) join when they can
+      for (const worker of running.prepared.splice(0)) {
+        if (!this.#inPool(worker) || worker.status !== 'ready') continue;
+        const member = members.find(m => m.worker === worker);  // one that died and has restarted
+        if (member) member.out = false;
+        else members.push({ worker, expanded: 0, live: 0, out: false });
+      }
       let over = Math.min(...f.filter(v => v > bound), Infinity);
       const queue = f.map((v, i) => i).filter(i => f[i] <= bound).sort((a, b) => last[b] - last[a]);
-      const cap = Math.ceil(queue.length / (2 * workers.length));  // every worker gets two groups at least
+      const active = m => !m.out && this.#inPool(m.worker);  // out: died, not back yet
+      const cap = Math.ceil(queue.length / (2 * members.filter(active).length));  // two groups each at least
       const solutions = [];
+      const redone = new Set();  // subtrees given back by a worker that died: a second death is a failure
       let failed = null;
       const before = stats.expanded;
       const done = () => running.cancelled || failed || (solutions.length && !request.all_solutions);
-      await Promise.all(workers.map(async (worker, k) => {
-        while (queue.length && !done()) {
+      const work = async member => {
+        const { worker } = member;
+        while (queue.length && !done() && active(member)) {
           const group = takeGroup(queue, last, cap);
           const answer = await worker.subtree({ ...base, subtree: group, bound }, event => {
             if (event.type === 'progress') {
-              live[k] = event.expanded;
+              member.live = event.expanded;
               report();
             }
           });
-          live[k] = 0;
+          member.live = 0;
           if (answer.ok) {
             stats.expanded += answer.expanded;
             stats.generated += answer.generated;
-            perWorker[k] += answer.expanded;
+            member.expanded += answer.expanded;
             answer.sizes.forEach((size, i) => { last[group[i]] = size; });
             if (answer.over !== null) over = Math.min(over, answer.over);
             solutions.push(...answer.solutions);
             if (solutions.length && !request.all_solutions) {
-              workers.filter(w => w !== worker).forEach(w => w.cancel());
+              members.filter(m => m !== member).forEach(m => m.worker.cancel());
             }
           } else if (answer.error.code === 'cancelled' && done()) {
             return;  // stopped because another worker found the goal, or the user cancelled
-          } else if (answer.error.code === 'internal' && k > 0 && !running.cancelled) {
-            queue.unshift(...group);  // its runtime died and restarts: it gets the tables again and goes on
+          } else if (!this.#inPool(worker)) {
+            queue.unshift(...group);  // taken away by a smaller size: the others search its subtrees
+            return;
+          } else if (answer.error.code === 'internal' && worker !== this.solver && !running.cancelled
+                     && !group.some(i => redone.has(i))) {
+            // its runtime died and restarts (a few seconds): the others search its subtrees, and it gets the
+            // tables again and comes back at the start of an iteration once it is ready
+            queue.unshift(...group);
+            group.forEach(i => redone.add(i));
             replaced += 1;
-            await worker.start();
-            const tables = await this.tables.installInto(worker, request);
-            if (!tables.ok) return;
+            member.out = true;
+            running.joining.delete(worker);
+            return;
           } else {
             failed = answer;
           }
         }
-      }));
+      };
+      do {  // again if a worker taken away gave subtrees back after the others had finished
+        await Promise.all(members.filter(active).map(work));
+      } while (queue.length && !done());
       if (running.cancelled) return failure('cancelled', 'the search was cancelled');
       if (failed) return failed;
       stats.iterations.push({ bound, expanded: stats.expanded - before });
@@ -180,7 +227,9 @@ export class SolverPool {
         stats.elapsed_s = (performance.now() - started) / 1000;
         return this.solver.join(request, {
           moves: solutions[0], solutions, stats,
-          parallel: { workers: perWorker.map(expanded => ({ expanded })), subtrees: f.length, workers_replaced: replaced },
+          parallel: {
+            workers: members.map(m => ({ expanded: m.expanded })), subtrees: f.length, workers_replaced: replaced,
+          },
         });
       }
       if (over === Infinity) return failure('unsolvable', 'no sequence of moves leads from the start to the goal');

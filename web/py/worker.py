@@ -58,9 +58,10 @@ async def trace(request):
     return json.dumps(await _drive(api.trace_steps(_py(request))), separators=(",", ":"))
 
 
-def split(request):
-    # parallel IDA* over the page's pool of workers (web/js/pool.js): the split, each subtree, the answer
-    return _js(api.split(_py(request)))
+async def split(request):
+    # parallel IDA* over the page's pool of workers (web/js/pool.js): the split (long: a token puzzle's goal is
+    # proved reachable first), each subtree, the answer
+    return _js(await _drive(api.split_steps(_py(request))))
 
 
 async def subtree(request):
