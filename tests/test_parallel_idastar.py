@@ -1,16 +1,19 @@
 """Parallel IDA* (search/parallel_idastar.py): the same lengths and solution counts as the serial search on every kind
 of puzzle and kernel, statistics per worker, and no worker left behind by a cancel, a limit or a death."""
 
+import importlib
 import multiprocessing
 import os
 import random
 import signal
+import sys
 
 import pytest
 
 from slidelab import api
 from slidelab.puzzles.sliding import SlidingPuzzle, random_position
-from slidelab.search.parallel_idastar import split
+from slidelab.search import parallel_idastar
+from slidelab.search.parallel_idastar import MAX_RETRIES, cores, split
 
 KORF_79 = "0 1 9 7/11 13 5 3/14 12 4 2/8 6 10 15"  # 42 moves, the easiest of Korf's 100 (540,860 nodes with Manhattan)
 KORF_GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
@@ -26,7 +29,11 @@ def _both(request, workers=2):
     assert serial["ok"] and parallel["ok"], (serial, parallel)
     assert parallel["length"] == serial["length"]
     assert parallel["optimal"]
+    assert "parallel" not in serial and len(parallel["parallel"]["workers"]) == workers  # the split search ran
     assert parallel["parallel"]["subtrees"] >= workers * 8 or parallel["parallel"]["subtrees"] == 0
+    if parallel["parallel"]["subtrees"] and sys.platform == "linux":  # workers ran, and /proc tells their memory
+        memory = parallel["parallel"]["worker_memory_bytes"]
+        assert isinstance(memory, int) and memory > 0
     return serial, parallel
 
 
@@ -74,11 +81,21 @@ def test_knights_and_token_puzzles_agree_with_the_serial_search():
         _both({"puzzle": "knights", "board": board, "goal": goal_text, "max_seconds": 60})
 
 
-def test_all_solutions_are_every_workers_solutions():
-    request = {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "all_solutions": True}
-    serial, parallel = _both(request)
-    assert parallel["solution_count"] == serial["solution_count"] == 40
-    assert sorted(map(tuple, parallel["solutions"])) == sorted(map(tuple, serial["solutions"]))
+@pytest.mark.parametrize("request_, count", [
+    ({"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan"}, 40),
+    ({"board": "6 4 7/8 5 0/3 2 1", "heuristic": "linear_conflict"}, 40),
+    ({"board": "2 5 1 3/6 0 7 4/9 10 11 8/13 14 15 12"}, 2),
+    ({"puzzle": "tokens", "board": "W#B/.../B#W", "goal": "B#W/.../W#B", "rule": "orthogonal"}, 296),
+])
+def test_all_solutions_are_every_workers_solutions(request_, count):
+    serial, parallel = _both(dict(request_, all_solutions=True))
+    assert parallel["solution_count"] == serial["solution_count"] == count
+    assert sorted(map(tuple, map(_hashable, parallel["solutions"]))) == sorted(
+        map(tuple, map(_hashable, serial["solutions"])))
+
+
+def _hashable(moves):
+    return [tuple(m) if isinstance(m, list) else m for m in moves]
 
 
 def test_a_goal_inside_the_split_is_found_there():
@@ -117,19 +134,71 @@ def test_a_limit_stops_every_worker():
 
 
 def test_a_worker_that_dies_is_replaced_and_its_subtree_searched_again():
-    steps = api.solve_steps({"board": KORF_79, "goal": KORF_GOAL, "heuristic": "manhattan", "workers": 2})
-    killed = False
+    request = {"board": KORF_79, "goal": KORF_GOAL, "heuristic": "manhattan", "workers": 2}
+    undisturbed = api.solve(request)
+    steps = api.solve_steps(request)
+    killed_in = None  # the iteration (counted from 0) in which a worker was killed
+    iterations = 0
     try:
         while True:
             event = next(steps)
-            if event["type"] == "progress" and not killed:
+            if event["type"] == "iteration":
+                iterations += 1
+            elif event["type"] == "progress" and killed_in is None and iterations >= 1:
                 os.kill(multiprocessing.active_children()[0].pid, signal.SIGKILL)
-                killed = True
+                killed_in = iterations
     except StopIteration as stop:
         answer = stop.value
-    assert killed and answer["ok"], answer
+    assert killed_in is not None and answer["ok"], answer
     assert answer["length"] == 42
     assert answer["parallel"]["workers_replaced"] >= 1
+    done = answer["stats"]["iterations"]
+    assert killed_in < len(done) - 1  # the iteration it died in completed, and was not the last one
+    # every complete iteration counts the nodes of the whole tree within its bound, as the undisturbed run's do: the
+    # dead worker's subtree was searched again in full (its partial count is dropped with it)
+    assert done[:-1] == undisturbed["stats"]["iterations"][:-1]
+    assert _no_workers_left()
+
+
+def _kernel_replaced(monkeypatch, kernel):
+    """The IDA* kernel the (forked) workers run, replaced; and a list that grows by one per worker started."""
+    monkeypatch.setattr(importlib.import_module("slidelab.search.idastar"), "idastar", kernel)
+    started = []
+    start = parallel_idastar._Pool._start
+
+    def counted(pool):
+        started.append(1)
+        if len(started) > 20:  # workers started without end: fail, rather than hang
+            raise AssertionError("more than 20 workers started")
+        return start(pool)
+
+    monkeypatch.setattr(parallel_idastar._Pool, "_start", counted)
+    return started
+
+
+def test_an_exception_in_a_worker_is_answered_not_redone(monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("the kernel broke")
+
+    started = _kernel_replaced(monkeypatch, broken)
+    answer = api.solve({"board": KORF_79, "goal": KORF_GOAL, "heuristic": "manhattan", "workers": 2})
+    assert answer["error"]["code"] == "internal"
+    assert "ValueError: the kernel broke" in answer["error"]["message"]
+    assert len(started) == 2  # no worker was replaced
+    assert _no_workers_left()
+
+
+def test_a_subtree_that_kills_every_worker_ends_the_search(monkeypatch):
+    def fatal(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    started = _kernel_replaced(monkeypatch, fatal)
+    answer = api.solve({"board": KORF_79, "goal": KORF_GOAL, "heuristic": "manhattan", "workers": 2})
+    assert answer["error"]["code"] == "internal"
+    assert f"died each of the {MAX_RETRIES + 1} times it searched subtree" in answer["error"]["message"]
+    assert "SIGKILL" in answer["error"]["message"]
+    # each of the two subtrees being searched is tried 1 + MAX_RETRIES times at most
+    assert MAX_RETRIES + 1 <= len(started) <= 2 + 2 * (MAX_RETRIES + 1)
     assert _no_workers_left()
 
 
@@ -145,7 +214,17 @@ def test_only_idastar_is_split_and_zero_means_one_per_core():
     assert answer["error"]["code"] == "invalid" and "only IDA*" in answer["error"]["message"]
     assert api.solve({"board": "8 6 7/2 5 4/3 0 1", "algorithm": "astar", "workers": 1})["ok"]
     answer = api.solve({"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "workers": 0})
-    assert answer["length"] == 31 and len(answer["parallel"]["workers"]) == (os.cpu_count() or 1)
+    assert answer["length"] == 31 and len(answer["parallel"]["workers"]) == cores()
+
+
+def test_one_per_core_counts_the_cores_this_process_may_use(monkeypatch):
+    if not hasattr(os, "sched_getaffinity"):
+        pytest.skip("no CPU affinity on this platform")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2})
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    assert cores() == 3
+    answer = api.solve({"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "workers": 0})
+    assert answer["length"] == 31 and len(answer["parallel"]["workers"]) == 3
 
 
 def _drive_as_the_page_does(request, workers=2):

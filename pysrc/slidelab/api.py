@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 
 from .errors import InvalidBoard, SearchLimit, SlideLabError, TooLarge, Unsolvable
@@ -178,12 +177,12 @@ def _workers(request, algorithm_name) -> int:
         raise InvalidBoard(f"'workers' must be a whole number from 0 (one per core) to {MAX_WORKERS}")
     if algorithm_name != "idastar":
         raise InvalidBoard(f"only IDA* is split over workers; {algorithm_name} runs on one (leave 'workers' out)")
-    from .search.parallel_idastar import available
+    from .search.parallel_idastar import available, cores
 
     why_not = available()
     if why_not is not None:
         raise InvalidBoard(why_not)
-    return value or os.cpu_count() or 1
+    return value or cores()
 
 
 def _add_notation(answer, puzzle, moves) -> None:

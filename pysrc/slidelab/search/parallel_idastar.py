@@ -10,15 +10,18 @@ one, and every worker is stopped; otherwise the next bound is the least f over t
 solutions, the iteration that finds one collects every worker's.
 
 Workers are forked processes (Python threads would share one interpreter lock): the puzzle and its tables are
-shared copy-on-write, never copied or rebuilt. A worker that dies is replaced and its subtree searched again. Workers
-report their nodes while they search, so progress (and the node and time limits, checked here) stay live; closing
-the search (cancel, a limit, an error) terminates every worker.
+shared copy-on-write, never copied or rebuilt. A worker that dies is replaced and its subtree searched again, up to
+MAX_RETRIES times per subtree (then the search ends with an error); an exception in a worker is sent to the driver
+and raised there, so the search answers it as a serial one would. Workers report their nodes while they search, so
+progress (and the node and time limits, checked here) stay live; closing the search (cancel, a limit, an error)
+terminates every worker.
 """
 
 from __future__ import annotations
 
 import copy
 import os
+import pickle
 import signal
 from collections import deque
 
@@ -28,6 +31,15 @@ from .control import NO_PATH, Limits, Meter, SearchResult
 
 SUBTREES_PER_WORKER = 16  # enough that the queue evens out subtrees of very different sizes
 POLL_S = 0.05  # how often the driver looks at the clock while it waits for workers
+MAX_RETRIES = 3  # times one subtree is searched again after its worker died, before the search gives up
+
+
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform tells it), for `workers: 0`."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # no affinity on this platform
+        return os.cpu_count() or 1
 
 
 def available() -> str | None:
@@ -156,6 +168,7 @@ class _Pool:
         self._context = multiprocessing.get_context("fork")
         self._job = job
         self.replaced = 0
+        self.deaths = {}  # subtree index -> how many workers died searching it
         self.workers = []
         self.workers = [self._start() for _ in range(n)]
 
@@ -173,10 +186,13 @@ class _Pool:
 
         queue = deque(todo)
         while True:
-            for w in self.workers:
+            for slot, w in enumerate(self.workers):
                 if w.task is None and queue:
                     w.task, w.live, w.live_generated = queue.popleft(), 0, 0
-                    w.conn.send((w.task, bound))
+                    try:
+                        w.conn.send((w.task, bound))
+                    except OSError:  # it died while idle: the subtree never reached it
+                        self._replace(slot, queue, blame=False)
             busy = [w for w in self.workers if w.task is not None]
             if not busy:
                 return
@@ -193,18 +209,13 @@ class _Pool:
                         broken = True
                 if message is None:
                     if broken or w.process.sentinel in ready or not w.process.is_alive():
-                        queue.appendleft(w.task)  # it died: a new worker searches its subtree again
-                        w.process.kill()
-                        w.process.join()
-                        w.conn.close()
-                        replacement = self._start()
-                        replacement.nodes = w.nodes
-                        self.workers[slot] = replacement
-                        self.replaced += 1
+                        self._replace(slot, queue)
                     continue
                 if message[0] == "progress":
                     w.live, w.live_generated = message[1], message[2]
                     continue
+                if message[0] == "error":  # an exception in the worker: the search's own, raised here
+                    raise message[2]
                 _, index, found, over, expanded, generated = message
                 w.task, w.live, w.live_generated = None, 0, 0
                 w.nodes += expanded
@@ -212,6 +223,24 @@ class _Pool:
                 if found and stop_at_first:
                     return
             yield None
+
+    def _replace(self, slot, queue, blame=True) -> None:
+        """A new worker in place of the dead one in `slot`, its subtree first in the queue again; when `blame`, the
+        death counts against that subtree, and one more than MAX_RETRIES deaths end the search."""
+        w = self.workers[slot]
+        w.process.kill()
+        w.process.join()
+        w.conn.close()
+        if blame:
+            deaths = self.deaths[w.task] = self.deaths.get(w.task, 0) + 1
+            if deaths > MAX_RETRIES:
+                raise RuntimeError(f"a worker died each of the {deaths} times it searched subtree {w.task} "
+                                   f"(last: {how_it_ended(w.process)}); the search is given up")
+        queue.appendleft(w.task)
+        replacement = self._start()
+        replacement.nodes = w.nodes
+        self.workers[slot] = replacement
+        self.replaced += 1
 
     def live_nodes(self) -> int:
         return sum(w.live for w in self.workers)
@@ -252,16 +281,43 @@ def _work(conn, puzzle, heuristic, frontier, all_solutions):
             index, bound = conn.recv()
         except (EOFError, OSError):
             os._exit(0)
-        g, state, walk, _ = frontier[index]
-        sub = copy.copy(puzzle)
-        sub.start = state
-        search = idastar(sub, heuristic, Limits(), all_solutions, walk=walk, only=bound - g)
         try:
-            while True:
-                event = next(search)
-                if event["type"] == "progress":
-                    conn.send(("progress", event["expanded"], event["generated"]))
-        except StopIteration as stop:
-            result = stop.value
-        found = result.solutions or ([result.moves] if result.moves is not None else [])
-        conn.send(("done", index, found, result.extra["over"], result.stats.expanded, result.stats.generated))
+            g, state, walk, _ = frontier[index]
+            sub = copy.copy(puzzle)
+            sub.start = state
+            search = idastar(sub, heuristic, Limits(), all_solutions, walk=walk, only=bound - g)
+            try:
+                while True:
+                    event = next(search)
+                    if event["type"] == "progress":
+                        conn.send(("progress", event["expanded"], event["generated"]))
+            except StopIteration as stop:
+                result = stop.value
+            found = result.solutions or ([result.moves] if result.moves is not None else [])
+            message = ("done", index, found, result.extra["over"], result.stats.expanded, result.stats.generated)
+        except Exception as e:  # told, not died of: a death would have its subtree searched again, in vain
+            message = ("error", index, _portable(e))
+        try:
+            conn.send(message)
+        except OSError:  # the driver has gone
+            os._exit(0)
+
+
+def how_it_ended(process) -> str:
+    """How a finished process ended, for a message: "killed by SIGKILL", "exit 1"."""
+    code = process.exitcode
+    if code is not None and code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit {code}"
+
+
+def _portable(error: Exception) -> Exception:
+    """The exception itself when it survives the pipe (pickled and read back), else a RuntimeError naming it."""
+    try:
+        pickle.loads(pickle.dumps(error))
+        return error
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}")
