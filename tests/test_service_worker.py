@@ -1,0 +1,94 @@
+"""build.write_service_worker on a tiny site: the build's id names the shell (stable on a rebuild, new when a shell
+file changes), the data's id names the cache of pattern databases and data (new only when one of those changes),
+and the precache list holds the shell, never pdb/ or data/."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402  (the project's build script)
+
+
+def make_site(folder: Path) -> Path:
+    files = {"index.html": "<!doctype html>", "js/app.js": "export {};", "css/app.css": "body {}",
+             "pdb/4x4_1-2-3.slpdb": "table one", "pdb/3x4_1-4-5-8-9.slpdb": "table two",
+             "data/explored.json": "{}"}
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    return folder
+
+
+def written(site: Path) -> dict:
+    """Build the worker from web/sw.js as build.py does; its build id, data id and precache list."""
+    shutil.copy2(build.WEB / "sw.js", site / "sw.js")
+    build.write_service_worker(site)
+    text = (site / "sw.js").read_text()
+    assert "__" not in re.sub(r"//.*", "", text)  # every placeholder filled in
+    return {"build": re.search(r'^const BUILD = "([0-9a-f]{16})";$', text, re.M)[1],
+            "data": re.search(r'^const DATA_BUILD = "([0-9a-f]{16})";$', text, re.M)[1],
+            "precache": json.loads(re.search(r"^const PRECACHE = (\[.*\]);$", text, re.M)[1])}
+
+
+@pytest.fixture
+def site(tmp_path):
+    return make_site(tmp_path / "site")
+
+
+def test_the_precache_list_is_the_shell_without_pattern_databases_data_or_the_worker(site):
+    assert written(site)["precache"] == ["./", "./css/app.css", "./index.html", "./js/app.js"]
+
+
+def test_a_rebuild_with_nothing_changed_keeps_both_ids(site, tmp_path):
+    first = written(site)
+    assert first == written(site)
+    assert first == written(make_site(tmp_path / "elsewhere"))  # ids of the contents, not of the folder
+
+
+def test_a_changed_shell_file_changes_the_build_id_and_keeps_the_data_id(site):
+    first = written(site)
+    (site / "js" / "app.js").write_text("export const changed = 1;")
+    second = written(site)
+    assert second["build"] != first["build"] and second["data"] == first["data"]
+
+
+def test_a_new_shell_file_changes_the_build_id(site):
+    first = written(site)
+    (site / "js" / "more.js").write_text("")
+    second = written(site)
+    assert second["build"] != first["build"] and second["data"] == first["data"]
+    assert "./js/more.js" in second["precache"]
+
+
+@pytest.mark.parametrize("name", ["pdb/4x4_1-2-3.slpdb", "data/explored.json"])
+def test_a_changed_table_or_data_file_changes_the_data_id_and_keeps_the_build_id(site, name):
+    first = written(site)
+    (site / name).write_text("rebuilt")
+    second = written(site)
+    assert second["data"] != first["data"] and second["build"] == first["build"]
+
+
+def test_a_renamed_table_changes_the_data_id(site):
+    first = written(site)
+    (site / "pdb" / "4x4_1-2-3.slpdb").rename(site / "pdb" / "4x4_13-14-15.slpdb")
+    assert written(site)["data"] != first["data"]
+
+
+def test_the_worker_names_its_caches_by_the_two_ids():
+    text = (build.WEB / "sw.js").read_text()
+    assert "const SHELL = `slidelab-${BUILD}`;" in text
+    assert "const DATA = `slidelab-data-${DATA_BUILD}`;" in text
+
+
+def test_a_worker_already_filled_in_is_refused_with_a_reason(site):
+    written(site)
+    with pytest.raises(ValueError, match="has no '__BUILD__' to fill in"):
+        build.write_service_worker(site)
