@@ -1,10 +1,11 @@
 """The app offline and installable: after one visit it opens, starts Python and solves with no network (a 4x4 too,
-once its tables were fetched); a new build offers "A new version is ready" and reloads on the click, and its old
-caches go; the manifest and icons are served; a whole session raises no Content-Security-Policy violation."""
+once its tables were fetched); a new build offers "A new version is ready", and on the click every open tab reloads
+into it, its files fetched past the HTTP cache, its old shell cache gone and the unchanged tables kept; a first table
+download through the service worker shows its progress; the manifest and icons are served; a whole session raises
+no Content-Security-Policy violation, in the page or in its workers."""
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import threading
@@ -20,28 +21,85 @@ READY_TIMEOUT_MS = 120_000
 EIGHT = "#puzzle=sliding&board=8,6,7/2,5,4/3,0,1&algorithm=idastar&heuristic=manhattan"
 KORF_79 = ("#puzzle=sliding&board=0,1,9,7/11,13,5,3/14,12,4,2/8,6,10,15&goal=0,1,2,3/4,5,6,7/8,9,10,11/12,13,14,15"
            "&algorithm=idastar&heuristic=pdb")
+KORF_79_TABLES = ["4x4_1-4-5-8-9-12.slpdb", "4x4_2-3-6-7-10-11.slpdb", "4x4_4-5-8-9-12-13.slpdb",
+                  "4x4_6-7-10-11-14-15.slpdb"]
 
 
-class NoStore(build.SiteHandler):
-    """The site with no HTTP caching at all: only the service worker can answer when the network is off."""
+class Site(build.SiteHandler):
+    """The site with the given HTTP caching (Cache-Control); with no-store only the service worker can answer when the
+    network is off."""
+
+    cache_control = "no-store"
 
     def send_header(self, keyword, value):
         if keyword == "Cache-Control":
-            value = "no-store"
+            value = self.cache_control
         super().send_header(keyword, value)
+
+
+class MaxAge(Site):
+    """As many hosts serve static files: the browser's HTTP cache may keep each for an hour without asking."""
+
+    cache_control = "max-age=3600"
+
+
+def serve(folder, handler: type[Site]):
+    """The folder served by `handler` on a free local port, in a daemon thread: (server, base URL)."""
+    server = build.http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), lambda *args: handler(*args, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def copy_of_dist(tmp_path):
+    folder = tmp_path / "site"
+    shutil.copytree(build.DIST, folder)
+    return folder
 
 
 @pytest.fixture
 def site(tmp_path):
     """A copy of dist/ served without HTTP caching on a free port: (folder, base URL)."""
-    folder = tmp_path / "site"
-    shutil.copytree(build.DIST, folder)
-    server = build.http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), lambda *args: NoStore(*args, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield folder, f"http://127.0.0.1:{server.server_address[1]}/"
+    folder = copy_of_dist(tmp_path)
+    server, url = serve(folder, Site)
+    yield folder, url
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def cached_site(tmp_path):
+    """A copy of dist/ served with max-age on a free port: (folder, base URL)."""
+    folder = copy_of_dist(tmp_path)
+    server, url = serve(folder, MaxAge)
+    yield folder, url
+    server.shutdown()
+    server.server_close()
+
+
+def ids(folder) -> tuple[str, str]:
+    """The build id and the data id written into the site's service worker."""
+    text = (folder / "sw.js").read_text()
+    return re.search(r'const BUILD = "(\w+)";', text)[1], re.search(r'const DATA_BUILD = "(\w+)";', text)[1]
+
+
+NEW_CSS = "\n/* the next build */\n"
+
+
+def rebuild(folder) -> None:
+    """What a new build of the app does: a changed file (the style sheet), the service worker written again."""
+    with open(folder / "css" / "app.css", "a") as sheet:
+        sheet.write(NEW_CSS)
+    shutil.copy2(build.WEB / "sw.js", folder / "sw.js")
+    build.write_service_worker(folder)
+
+
+def served_css(page: Page) -> str:
+    return page.evaluate("() => fetch('css/app.css').then(response => response.text())")
+
+
+def caches_of(page: Page) -> list[str]:
+    return sorted(page.evaluate("() => caches.keys()"))
 
 
 def open_ready(page: Page, url: str) -> None:
@@ -76,29 +134,101 @@ def test_after_one_visit_the_app_starts_and_solves_offline(browser, site):
     context.close()
 
 
-def test_a_new_build_asks_before_it_takes_over(browser, site):
-    folder, url = site
+def test_a_new_build_asks_before_it_takes_over_and_keeps_the_unchanged_tables(browser, cached_site):
+    folder, url = cached_site
+    build_id, data_id = ids(folder)
     context = browser.new_context()
     page = context.new_page()
     open_ready(page, url)
     wait_controlled(page)
-    old = page.evaluate("() => caches.keys()")
-    assert len(old) == 1 and old[0].startswith("slidelab-")
-    worker = folder / "sw.js"
-    text = worker.read_text()
-    build_id = re.search(r"const BUILD = \"(\w+)\";", text)[1]
-    worker.write_text(text.replace(build_id, "0" * len(build_id)))  # what a new build does
+    table = "pdb/3x4_1-4-5-8-9.slpdb"
+    size = page.evaluate("url => fetch(url).then(response => response.arrayBuffer()).then(b => b.byteLength)", table)
+    assert size == (folder / table).stat().st_size
+    page.wait_for_function("url => caches.match(url).then(Boolean)", arg=table)  # stored while it streamed
+    assert caches_of(page) == [f"slidelab-{build_id}", f"slidelab-data-{data_id}"]
+    rebuild(folder)
+    new_build_id, new_data_id = ids(folder)
+    assert new_build_id != build_id and new_data_id == data_id
     page.goto("about:blank")
     open_ready(page, url)
     expect(page.locator("#update")).to_be_visible(timeout=60_000)
     expect(page.locator("#update")).to_contain_text("A new version of Slide Lab is ready")
+    assert NEW_CSS not in served_css(page)  # until the click, every file is the running build's
     with page.expect_navigation():
         page.click("#update-reload")
     expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
-    page.wait_for_function("() => caches.keys().then(keys => keys.every(k => !k.includes(%s)))" % json.dumps(build_id))
-    assert page.evaluate("() => caches.keys()") == ["slidelab-" + "0" * len(build_id)]
+    page.wait_for_function("id => caches.keys().then(keys => !keys.includes('slidelab-' + id))", arg=build_id)
+    # the tables did not change: their cache stays, so a 4x4 solved before the update still solves offline after it
+    assert caches_of(page) == [f"slidelab-{new_build_id}", f"slidelab-data-{data_id}"]
+    assert page.evaluate("url => caches.match(url).then(Boolean)", table)
+    # the new build's file, fetched past the HTTP cache (which still holds the old one, fresh for an hour)
+    assert served_css(page).endswith(NEW_CSS)
     expect(page.locator("#update")).to_be_hidden()
     context.close()
+
+
+def test_every_open_tab_moves_to_the_new_build_when_one_accepts_it(browser, site):
+    folder, url = site
+    context = browser.new_context()
+    first = context.new_page()
+    open_ready(first, url)
+    wait_controlled(first)
+    other = context.new_page()
+    open_ready(other, url + EIGHT)
+    assert other.evaluate("() => navigator.serviceWorker.controller !== null")
+    other.evaluate("() => { window.oldPage = true; }")
+    rebuild(folder)
+    first.goto("about:blank")
+    open_ready(first, url)
+    expect(first.locator("#update")).to_be_visible(timeout=60_000)
+    with other.expect_navigation(timeout=60_000), first.expect_navigation():
+        first.click("#update-reload")
+    expect(other.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
+    assert other.evaluate("() => window.oldPage") is None  # the page itself was loaded again
+    assert served_css(other).endswith(NEW_CSS)
+    assert other.evaluate("() => location.hash") == EIGHT  # the position is kept
+    expect(other.locator("#update")).to_be_hidden()
+    assert solve(other).startswith("31 moves")
+    context.close()
+
+
+def test_a_first_table_download_through_the_service_worker_shows_its_progress(browser, tmp_path):
+    """The service worker answers with the network's response at once (storing a copy as it streams), so the page
+    sees a table's bytes arrive: here each file stops halfway until the page has shown that half."""
+    folder = copy_of_dist(tmp_path)
+    halfway = threading.Event()
+
+    class Halfway(Site):
+        def copyfile(self, source, outputfile):
+            if "/pdb/" not in self.path:
+                return super().copyfile(source, outputfile)
+            data = source.read()
+            outputfile.write(data[:len(data) // 2])
+            outputfile.flush()
+            halfway.wait(120)
+            outputfile.write(data[len(data) // 2:])
+
+    server, url = serve(folder, Halfway)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        open_ready(page, url + KORF_79)
+        wait_controlled(page)
+        page.click("#solve")
+        expect(page.locator("#solver-message")).to_have_text(
+            re.compile(r"Loading pattern databases: [1-5]\.\d of 6\.0 MB, 0 of 4 files…"), timeout=60_000)
+        halfway.set()
+        expect(page.locator("#result")).to_be_visible(timeout=120_000)
+        assert page.inner_text("#result-length").startswith("42 moves")
+        stored = """() => caches.keys().then(keys => caches.open(keys.find(k => k.startsWith('slidelab-data-'))))
+                        .then(cache => cache.keys()).then(requests => requests.map(r => r.url).sort())"""
+        page.wait_for_function(f"() => ({stored})().then(urls => urls.length === 4)")
+        assert page.evaluate(stored) == sorted(url + "pdb/" + name for name in KORF_79_TABLES)
+    finally:
+        halfway.set()
+        context.close()
+        server.shutdown()
+        server.server_close()
 
 
 def test_the_manifest_and_its_icons_are_served(page: Page, base_url: str):
@@ -113,18 +243,20 @@ def test_the_manifest_and_its_icons_are_served(page: Page, base_url: str):
         assert response.ok and response.headers["content-type"] == icon["type"]
 
 
-CSP_LOG = """
-window.cspViolations = [];
-document.addEventListener('securitypolicyviolation', event => {
-  window.cspViolations.push(`${event.violatedDirective}: ${event.blockedURI}`);
-});
-"""
+CSP_LOG = """document.addEventListener('securitypolicyviolation', event => {
+  window.reportCspViolation(`${location.href}: ${event.violatedDirective} ${event.blockedURI}`);
+});"""
 
 
 def test_a_whole_session_raises_no_content_security_policy_violation(page: Page, base_url: str):
-    console = []
-    page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
+    """Violations are collected across navigations: the page's own events through a binding, and the browser's log
+    (the devtools protocol), which also has those of the solver's workers, started from blob: addresses."""
+    violations, logged = [], []
+    page.expose_function("reportCspViolation", lambda text: violations.append(text))
     page.add_init_script(CSP_LOG)
+    devtools = page.context.new_cdp_session(page)
+    devtools.on("Log.entryAdded", lambda event: logged.append(event["entry"]))
+    devtools.send("Log.enable")
     open_ready(page, base_url + KORF_79)
     assert page.locator("meta[http-equiv='Content-Security-Policy']").count() == 1
     assert solve(page).startswith("42 moves")  # the pattern databases downloaded and installed
@@ -140,5 +272,6 @@ def test_a_whole_session_raises_no_content_security_policy_violation(page: Page,
     page.select_option("#puzzle-type", "knights")
     expect(page.locator("#solve")).to_be_enabled(timeout=60_000)
     assert solve(page).startswith("16 moves")
-    assert page.evaluate("() => cspViolations") == []
-    assert not [text for text in console if "Content Security Policy" in text or "Refused to" in text]
+    assert violations == []
+    assert [f"{entry['source']} {entry.get('url')}: {entry['text']}" for entry in logged
+            if "Content Security Policy" in entry["text"] or "Refused to" in entry["text"]] == []
