@@ -1,9 +1,11 @@
 """`slidelab batch`: the file format, one complete line per position (errors too), a summary, parallel over positions
 with the same answers, resuming, Dask, and Korf's 100 as one command."""
 
+import io
 import json
 import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -72,6 +74,8 @@ def test_workers_solve_positions_in_parallel_with_the_same_answers(capsys, tmp_p
         records = json_lines(out)[:-1]
         assert code == 0 and len(records) == 16
         answers[workers] = {r["name"]: r["length"] for r in records}
+        summary = json_lines(out)[-1]["summary"]
+        assert summary["engine"] == "processes" and summary["workers"] == batch.cpu_workers(int(workers))
     assert answers["1"] == answers["2"] == answers["0"]
 
 
@@ -154,4 +158,184 @@ def test_the_dask_engine_gives_the_same_answers(capsys, tmp_path):
     expected = sorted((r["name"], r.get("length", -1), r["ok"]) for r in json_lines(out)[:-1])
     code, out, err = slidelab(capsys, "batch", str(path), "--engine", "dask", "--workers", "2", "--json")
     assert code == 1, err
+    summary = json_lines(out)[-1]["summary"]
+    assert summary["engine"] == "dask" and summary["workers"] == 2
     assert sorted((r["name"], r.get("length", -1), r["ok"]) for r in json_lines(out)[:-1]) == expected
+
+
+EASY = {"p0": "8 6 7/2 5 4/3 0 1", "p1": "1 2 3/4 5 6/7 0 8", "p2": "1 2 3/4 0 6/7 5 8", "p3": "4 1 3/0 2 6/7 5 8",
+        "p4": "1 2 3/4 5 6/0 7 8", "p5": "1 2 3/0 4 6/7 5 8"}
+EASY_LENGTHS = {"p0": 31, "p1": 1, "p2": 2, "p3": 5, "p4": 2, "p5": 3}
+
+
+def _killing(monkeypatch, board, times):
+    """batch's solve, replaced: a worker solving `board` kills itself, the first `times` times (counted in a file,
+    as the workers are separate processes)."""
+    import os
+    import signal
+    import tempfile
+
+    solve, counter = batch._solve_one, Path(tempfile.mkdtemp()) / "deaths"
+
+    def solve_or_die(request):
+        if request["board"] == board:
+            deaths = len(counter.read_text()) if counter.exists() else 0
+            if deaths < times:
+                counter.write_text("x" * (deaths + 1))
+                os.kill(os.getpid(), signal.SIGKILL)
+        return solve(request)
+
+    monkeypatch.setattr(batch, "_solve_one", solve_or_die)
+    return counter
+
+
+@pytest.mark.parametrize("times", [1, batch.MAX_TRIES + 5])
+def test_a_dying_worker_fails_only_its_own_position(monkeypatch, times):
+    counter = _killing(monkeypatch, EASY["p2"], times)
+    positions = batch.read_positions("\n".join(f"{k}: {b}" for k, b in EASY.items()))
+    used = {}
+    records = {r["name"]: r for r in batch.run(positions, {"heuristic": "manhattan"}, workers=2, used=used)}
+    assert used == {"engine": "processes", "workers": 2}
+    assert set(records) == set(EASY)
+    for name, length in EASY_LENGTHS.items():
+        if name == "p2" and times > batch.MAX_TRIES:  # it killed every worker given it: an error line, no loop
+            assert records[name]["error"]["code"] == "internal"
+            message = records[name]["error"]["message"]
+            assert f"died, each of {batch.MAX_TRIES} times (last: killed by SIGKILL)" in message
+            assert len(counter.read_text()) == batch.MAX_TRIES
+        else:  # the rest, p2 too when its worker died once, are solved by the workers that took over
+            assert records[name]["ok"] and records[name]["length"] == length, records[name]
+    assert not __import__("multiprocessing").active_children()
+
+
+def test_resume_solves_again_what_failed_internally_or_was_named_twice(capsys, tmp_path):
+    path, out_path = tmp_path / "b.txt", tmp_path / "out.jsonl"
+    path.write_text("p0: 1 2 3/4 5 6/7 0 8\np1: 1 2 3/4 0 6/7 5 8\np1: 4 1 3/0 2 6/7 5 8\np2: 1 2 3/4 5 6/0 7 8\n")
+    out_path.write_text("".join(json.dumps(r) + "\n" for r in [
+        {"name": "p1", "board": None, "ok": False, "error": {"code": "invalid", "message": "used twice"}},
+        {"name": "p0", "board": "1 2 3/4 5 6/7 0 8", "ok": False,
+         "error": {"code": "internal", "message": "the worker solving it died"}},
+        {"name": "p2", "board": "1 2 3/0 5 6/4 7 8", "ok": True, "length": 3},  # p2 was another board then
+    ]))
+    assert batch.done_keys(out_path.read_text().splitlines()) == {("p2", "1 2 3/0 5 6/4 7 8")}
+    code, out, _ = slidelab(capsys, "batch", str(path), "--resume", str(out_path), "--json")
+    records = json_lines(out)
+    assert code == 1 and records[-1]["summary"]["skipped"] == 0
+    by_key = {(r["name"], r["board"]): r for r in records[:-1]}
+    assert by_key[("p0", "1 2 3/4 5 6/7 0 8")]["length"] == 1
+    assert by_key[("p1", "1 2 3/4 0 6/7 5 8")]["length"] == 2
+    assert by_key[("p1", None)]["error"]["code"] == "invalid"  # reported again: it is still named twice
+    assert by_key[("p2", "1 2 3/4 5 6/0 7 8")]["length"] == 2
+    code, out, _ = slidelab(capsys, "batch", str(path), "--resume", str(out_path), "--json")
+    records = json_lines(out)
+    assert records[-1]["summary"]["skipped"] == 3 and [r["name"] for r in records[:-1]] == ["p1"]
+
+
+def test_a_hash_is_a_comment_only_at_a_lines_start_or_after_a_space():
+    text = ("  # a comment line\n"
+            "g: W#B/.../B#W   # a token board, then a comment\n"
+            "W#B/.../B#W#\n"
+            "h: #WB/..W/B#.\n"
+            "i: # nothing here\n"
+            "1 2 3/4 5 6/7 0 8 #no space after it\n"
+            "j:1 2 3/4 5 6/7 0 8# not a comment: an invalid board\n")
+    assert [(p.name, p.board) for p in batch.read_positions(text)] == [
+        ("g", "W#B/.../B#W"), ("3", "W#B/.../B#W#"), ("h", "#WB/..W/B#."), ("i", None), ("6", "1 2 3/4 5 6/7 0 8"),
+        ("j", "1 2 3/4 5 6/7 0 8# not a comment: an invalid board")]
+
+
+def test_token_boards_with_removed_cells_solve_in_a_batch(capsys, tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("# the swap on a board with two cells removed\ng: W#B/.../B#W\nW#B/.../B#W  # unnamed\n")
+    code, out, err = slidelab(capsys, "batch", str(path), "--puzzle", "tokens", "--rule", "orthogonal",
+                              "--goal", "B#W/.../W#B", "--json")
+    records = json_lines(out)
+    assert code == 0, err
+    assert [(r["name"], r["board"], r["length"]) for r in records[:-1]] == [("g", "W#B/.../B#W", 12),
+                                                                             ("3", "W#B/.../B#W", 12)]
+
+
+class _Terminal(io.StringIO):
+    """Standard output and error on one terminal."""
+
+    def isatty(self):
+        return True
+
+
+def _screen(text):
+    """The lines a terminal shows after `text` (carriage return, erase to the end of the line, new lines)."""
+    lines, line, col, i = [], [], 0, 0
+    while i < len(text):
+        if text.startswith("\x1b[K", i):
+            del line[col:]
+            i += 3
+            continue
+        char = text[i]
+        if char == "\n":
+            lines.append("".join(line))
+            line, col = [], 0
+        elif char == "\r":
+            col = 0
+        else:
+            line[col:col + 1] = [char]
+            col += 1
+        i += 1
+    return lines + (["".join(line)] if line else [])
+
+
+def test_the_progress_line_is_cleared_before_every_record(monkeypatch, tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text("\n".join(f"{k}: {b}" for k, b in EASY.items()))
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli.main(["batch", str(path), "--heuristic", "manhattan"]) == 0
+    text = terminal.getvalue()
+    assert "  0/6 positions" in text and re.search(r"  3/6 positions, [\d.]+/s, about \d+ s left", text)
+    shown = _screen(text)
+    assert len(shown) == 7 and shown[-1].startswith("6 positions: 6 solved"), shown
+    assert [line.split()[0] for line in shown[:-1]] == list(EASY) and not any("/s, about" in s for s in shown)
+
+
+def test_tables_are_loaded_for_the_workers_and_nothing_is_solved_twice(monkeypatch):
+    from slidelab import api
+    from slidelab.heuristics import walking_distance
+    from slidelab.heuristics.pdb import files
+
+    monkeypatch.setattr(files, "_TABLES", {})  # nothing in memory yet
+    solved = []
+    solve = api.solve
+    monkeypatch.setattr(api, "solve", lambda request, *a, **k: solved.append(request) or solve(request, *a, **k))
+    positions = batch.read_positions("bad: 1 2 3/4 5 6/7 8 8\n" + "\n".join(EASY.values()))
+    records = list(batch.run(positions, {"heuristic": "pdb"}, workers=2))
+    assert sorted(r["length"] for r in records if r["ok"]) == sorted(EASY_LENGTHS.values())
+    assert solved == []  # in this process: the workers solved them all, once each
+    tables = api.pattern_databases({"board": EASY["p0"], "heuristic": "pdb"})["tables"]
+    assert sorted(files._TABLES) == sorted(t["name"] for t in tables) and files._TABLES
+    walking_distance.walking_table.cache_clear()
+    list(batch.run(batch.read_positions("\n".join(EASY.values())), {"heuristic": "walking_distance"}, workers=2))
+    assert walking_distance.walking_table.cache_info().currsize > 0 and solved == []
+
+
+def test_one_per_core_counts_the_cores_this_process_may_use(monkeypatch):
+    import os
+
+    if not hasattr(os, "sched_getaffinity"):
+        pytest.skip("no CPU affinity on this platform")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    assert batch.cpu_workers(0) == 2 and batch.cpu_workers(5) == 5
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    import os
+    import subprocess
+
+    path = tmp_path / "b.txt"
+    path.write_text("\n".join(["1 2 3/4 5 6/7 0 8"] * 3000))
+    process = subprocess.Popen([sys.executable, "-m", "slidelab", "batch", str(path)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=dict(os.environ))
+    assert process.stdout.readline().startswith(b"1  1 move")  # as `| head -1` does
+    process.stdout.close()
+    _, err = process.communicate(timeout=120)
+    assert err == b"" and process.returncode == 1

@@ -1,24 +1,35 @@
 """Batch solving (`slidelab batch`): many positions, one JSON line each as it finishes, in parallel over positions.
 
-A batch file holds one board per line; `#` starts a comment, blank lines are skipped, and a line may start with a
-name and a colon (`k60: 11 14 13 1/...`); unnamed lines are named by their line number. Every position is solved by
-`api.solve` with the same options (goal, puzzle, algorithm, heuristic, limits), each on one core: the positions are
-spread over forked worker processes (which share the parent's pattern databases copy-on-write), or over a Dask
-cluster (`engine="dask"`, the `scale` extra). A position that fails (invalid, unsolvable, a limit) gets an error line
-and the rest go on. Results already in a resume file are not solved again.
+A batch file holds one board per line; blank lines are skipped, a line may start with a name and a colon
+(`k60: 11 14 13 1/...`), and unnamed lines are named by their line number. `#` starts a comment at the start of a
+line or after a space; elsewhere it is a token board's removed cell (`g: W#B/.../B#W`, and `g: #WB/...` too: the
+first cell of a named board). Every position is solved by `api.solve` with the same options (goal, puzzle,
+algorithm, heuristic, limits), each on one core: the positions are spread over forked worker processes (which share
+the parent's pattern databases copy-on-write), or over a Dask cluster (`engine="dask"`, the `scale` extra). A
+position that fails (invalid, unsolvable, a limit) gets an error line and the rest go on; so does one whose worker
+dies MAX_TRIES times (a new worker takes over the others). Results already in a resume file are not solved again.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import signal
 import statistics
 import time
+from collections import deque
 
 from . import api
+from .errors import SlideLabError
+from .heuristics import get_heuristic
+from .search import ALGORITHMS
+from .search.parallel_idastar import cores, how_it_ended
 
 ENGINES = ("processes", "dask")
 MAX_LINE = 2000  # characters in one batch line (a 16x16 board fits)
+MAX_TRIES = 3  # times a position is given to a worker that dies solving it, before it gets an error line
+_COMMENT = re.compile(r"\s#")  # a comment after a space (one at the start of a line is a comment line)
 
 
 class Position:
@@ -32,12 +43,11 @@ def read_positions(text: str) -> list:
     """The positions of a batch file's text, in order (names must be unique: a repeated one is an error line)."""
     positions, names = [], set()
     for number, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if not line:
+        parsed = _name_and_board(line)
+        if parsed is None:
             continue
-        name, board = str(number), line
-        if ":" in line:
-            name, board = (part.strip() for part in line.split(":", 1))
+        name, board = parsed
+        name = str(number) if name is None else name
         problem = None
         if len(line) > MAX_LINE:
             board, problem = None, f"line {number} is longer than {MAX_LINE:,} characters"
@@ -50,17 +60,43 @@ def read_positions(text: str) -> list:
     return positions
 
 
-def done_names(lines) -> set:
-    """The names already answered in a resume file's JSON lines (a line cut short by an interrupted run is not)."""
-    names = set()
+def _name_and_board(line: str):
+    """(name or None, board text) of a batch line, its comment cut off; None for a blank or comment line."""
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return None
+    comment = _COMMENT.search(text)
+    colon = text.find(":")
+    if colon < 0 or comment is not None and comment.start() < colon:
+        return None, _uncommented(text)
+    board = text[colon + 1:].strip()
+    if re.match(r"#(\s|$)", board):  # `name: # ...`: a comment, no board
+        board = ""
+    return text[:colon].strip(), _uncommented(board)  # a `#` first in the board is a removed cell
+
+
+def _uncommented(text: str) -> str:
+    comment = _COMMENT.search(text)
+    return (text if comment is None else text[:comment.start()]).strip()
+
+
+def done_keys(lines) -> set:
+    """The positions already answered in a resume file's JSON lines, as (name, board) pairs. Not answered: a line cut
+    short by an interrupted run, a malformed position's line (board null: it is reported again) and an internal error
+    (a bug or a dead worker: worth another try)."""
+    keys = set()
     for line in lines:
         try:
             record = json.loads(line)
         except ValueError:
             continue
-        if isinstance(record, dict) and "name" in record and "summary" not in record:
-            names.add(str(record["name"]))
-    return names
+        if not isinstance(record, dict) or "name" not in record or "summary" in record:
+            continue
+        error = record.get("error")
+        if record.get("board") is None or isinstance(error, dict) and error.get("code") == "internal":
+            continue
+        keys.add((str(record["name"]), record["board"]))
+    return keys
 
 
 def _solve_one(request):
@@ -77,9 +113,13 @@ def _record(position, answer) -> dict:
     return record
 
 
-def run(positions, options: dict, workers: int = 1, engine: str = "processes", scheduler: str | None = None):
+def run(positions, options: dict, workers: int = 1, engine: str = "processes", scheduler: str | None = None,
+        used: dict | None = None):
     """Solve every position with the solve options (goal, puzzle, algorithm, ...); yields one record per position
-    as it finishes: {"name", "board", "ok", "length", "optimal", "moves", "stats"} or {..., "ok": false, "error"}."""
+    as it finishes: {"name", "board", "ok", "length", "optimal", "moves", "stats"} or {..., "ok": false, "error"}.
+    `used`, a dict if given, is told how they are solved: {"engine": "processes" or "dask", "workers": n} (n
+    positions at once; 1: one after another in this process)."""
+    used = {} if used is None else used
     todo = []
     for position in positions:
         if position.board is None:
@@ -89,40 +129,121 @@ def run(positions, options: dict, workers: int = 1, engine: str = "processes", s
             todo.append(position)
     requests = [dict(options, board=p.board) for p in todo]
     if engine == "dask":
-        yield from _on_dask(todo, requests, workers, scheduler)
+        yield from _on_dask(todo, requests, workers, scheduler, used)
     elif workers <= 1 or len(todo) <= 1:
+        used.update(engine="processes", workers=1)
         for position, request in zip(todo, requests):
             yield _record(position, api.solve(request))
     else:
-        yield from _on_processes(todo, requests, workers)
+        used.update(engine="processes", workers=min(workers, len(todo)))
+        yield from _on_processes(todo, requests, used["workers"])
+
+
+def load_tables(requests) -> None:
+    """Build in this process the heuristic that the first valid request's search uses, loading its tables (pattern
+    databases, walking distance's), so that forked workers share them; nothing is solved here."""
+    for request in requests:
+        try:
+            puzzle = api.make_puzzle(request)
+        except SlideLabError:
+            continue
+        algorithm = ALGORITHMS.get(request.get("algorithm") or api.DEFAULT_ALGORITHM)
+        if algorithm is not None and algorithm.uses_heuristic:
+            try:
+                get_heuristic(request.get("heuristic") or api.DEFAULT_HEURISTIC, puzzle)
+            except SlideLabError:
+                pass  # not for this puzzle, or a table not built: each position's answer says so
+        return
+
+
+class _Worker:
+    """A worker process solving one position at a time, sent through its pipe; `task` is the one it solves."""
+
+    def __init__(self, context):
+        self.conn, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs,), daemon=True)
+        self.process.start()
+        theirs.close()
+        self.task = None
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+def _serve(conn) -> None:
+    """A worker: solve the requests the driver sends, answer each, until the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle: it stops the workers
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            os._exit(0)
+        try:
+            answer = _solve_one(request)
+        except Exception as e:  # the api answers every error; this is only a last guard
+            answer = api.error("internal", f"internal error ({type(e).__name__}: {str(e)[:200]})")
+        try:
+            conn.send(answer)
+        except OSError:  # the driver has gone
+            os._exit(0)
 
 
 def _on_processes(todo, requests, workers):
+    """Solve on `workers` processes, each given the next position when it is free. A worker that dies (killed, out
+    of memory) is replaced, and its position given again, MAX_TRIES times in all; then it gets an error line."""
     import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from multiprocessing.connection import wait
 
-    api.solve(requests[0])  # the tables it needs are loaded here once, and forked workers share them
+    load_tables(requests)
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        pending = {pool.submit(_solve_one, request): position for position, request in zip(todo, requests)}
-        try:
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    position = pending.pop(future)
+    queue, tries = deque(range(len(todo))), [0] * len(todo)
+    pool = [_Worker(context) for _ in range(workers)]
+    try:
+        while True:
+            for slot, w in enumerate(pool):
+                if w.task is None and queue:
+                    w.task = queue.popleft()
                     try:
-                        answer = future.result()
-                    except Exception as e:  # a worker that died (killed, out of memory): say so, go on
-                        answer = api.error("internal", f"the worker solving it stopped ({type(e).__name__})")
-                    yield _record(position, answer)
-        finally:
-            for future in pending:
-                future.cancel()
-            for process in list(getattr(pool, "_processes", {}).values()):  # stop the ones still solving
-                process.kill()
+                        w.conn.send(requests[w.task])
+                    except OSError:  # it died while idle: its position never reached it
+                        queue.appendleft(w.task)
+                        w.stop()
+                        pool[slot] = _Worker(context)
+            busy = [w for w in pool if w.task is not None]
+            if not busy:
+                return
+            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
+            for slot, w in enumerate(pool):
+                if w.task is None:
+                    continue
+                answer = None
+                if w.conn in ready:
+                    try:
+                        answer = w.conn.recv()
+                    except Exception:  # closed, or an answer cut short by the worker's death
+                        pass
+                if answer is not None:
+                    index, w.task = w.task, None
+                    yield _record(todo[index], answer)
+                elif w.conn in ready or w.process.sentinel in ready or not w.process.is_alive():
+                    index = w.task
+                    w.stop()
+                    pool[slot] = _Worker(context)
+                    tries[index] += 1
+                    if tries[index] < MAX_TRIES:
+                        queue.appendleft(index)
+                    else:
+                        yield _record(todo[index], api.error("internal", f"the worker solving it died, each of "
+                                                             f"{MAX_TRIES} times (last: {how_it_ended(w.process)})"))
+    finally:
+        for w in pool:
+            w.stop()
 
 
-def _on_dask(todo, requests, workers, scheduler):
+def _on_dask(todo, requests, workers, scheduler, used):
     """Solve on a Dask cluster: the one at `scheduler`, else a local one of `workers` processes (as explore's dask
     engine does); each Dask worker loads its own tables."""
     import distributed
@@ -131,6 +252,8 @@ def _on_dask(todo, requests, workers, scheduler):
 
     cluster = local_cluster(max(workers, 1)) if scheduler is None else None
     client = connect(distributed, scheduler or cluster)
+    used.update(engine="dask", workers=max(workers, 1) if cluster is not None
+                else len(client.scheduler_info()["workers"]))
     try:
         futures = {client.submit(_solve_one, request, pure=False): position
                    for position, request in zip(todo, requests)}
@@ -147,8 +270,9 @@ def _on_dask(todo, requests, workers, scheduler):
             cluster.close()
 
 
-def summary(records, skipped: int, elapsed: float) -> dict:
-    """Totals over the records of one run: counts, lengths, nodes, the median and worst solve times."""
+def summary(records, skipped: int, elapsed: float, used: dict | None = None) -> dict:
+    """Totals over the records of one run: counts, lengths, nodes, the median and worst solve times, and how they
+    were solved (`used`, as run tells it: "engine" and "workers")."""
     solved = [r for r in records if r["ok"]]
     times = [r["stats"]["elapsed_s"] for r in solved]
     worst = max(solved, key=lambda r: r["stats"]["elapsed_s"], default=None)
@@ -161,12 +285,13 @@ def summary(records, skipped: int, elapsed: float) -> dict:
         "median_s": round(statistics.median(times), 6) if times else None,
         "worst": {"name": worst["name"], "length": worst["length"], "elapsed_s": worst["stats"]["elapsed_s"]}
         if worst else None,
+        **(used or {}),
     }}
 
 
 def cpu_workers(workers: int) -> int:
-    """A worker count as given on the command line: 0 means one per core."""
-    return workers or os.cpu_count() or 1
+    """A worker count as given on the command line: 0 means one per core (that this process may use)."""
+    return workers or cores()
 
 
 class Clock:

@@ -99,8 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     explore.add_argument("--json", action="store_true", help="print one JSON object")
     batch = sub.add_parser("batch", help="solve every position of a file, in parallel",
-                           description="Solve every position of FILE (one board per line; '#' comments; a line may "
-                           "start with 'name:'), printing one line per position as it finishes and a summary.")
+                           description="Solve every position of FILE (one board per line; '#' comments, at a line's "
+                           "start or after a space; a line may start with 'name:'), printing one line per position "
+                           "as it finishes and a summary; on a terminal, a progress line on stderr.")
     batch.add_argument("file", help="the positions ('-': standard input)")
     _method_arguments(batch)
     batch.add_argument("--max-nodes", type=int, help="give up on a position after this many nodes")
@@ -354,7 +355,7 @@ def _batch(args) -> int:
         done = set()
         if args.resume and os.path.exists(args.resume):
             with open(args.resume, encoding="utf-8") as f:
-                done = batch.done_names(f)
+                done = batch.done_keys(f)
         resume = open(args.resume, "a+", encoding="utf-8") if args.resume else None
         if resume and resume.tell():
             resume.seek(resume.tell() - 1)
@@ -362,45 +363,88 @@ def _batch(args) -> int:
                 resume.write("\n")
     except (OSError, UnicodeDecodeError) as e:
         return refuse(f"cannot read {e.filename or args.file}: {e.strerror or e}")
-    positions = [p for p in batch.read_positions(text) if p.name not in done]
-    skipped = len(batch.read_positions(text)) - len(positions)
+    every = batch.read_positions(text)
+    positions = [p for p in every if p.board is None or (p.name, p.board) not in done]
+    skipped = len(every) - len(positions)
     options = {k: v for k, v in vars(args).items() if v is not None and k in (
         "goal", "puzzle", "rule", "algorithm", "heuristic", "weight", "max_nodes", "max_seconds")}
     if positions and positions[0].board is not None:
         _prepare_databases(dict(options, board=positions[0].board))
-    clock, records = batch.Clock(), []
-    live = sys.stderr.isatty()
+    clock, records, used = batch.Clock(), [], {}
+    progress = _BatchProgress(clock, len(positions))
+    runner = batch.run(positions, options, batch.cpu_workers(args.workers), args.engine, args.scheduler, used)
     try:
-        for record in batch.run(positions, options, batch.cpu_workers(args.workers), args.engine, args.scheduler):
+        progress.draw(0)
+        for record in runner:
             records.append(record)
             line = json.dumps(record)
             if resume:
                 resume.write(line + "\n")
                 resume.flush()
+            progress.clear()  # stdout shares the terminal: the record starts on a clean line
             print(line if args.json else _batch_line(record), flush=True)
-            if live:
-                left = clock.left(len(records), len(positions))
-                rate = len(records) / max(clock.elapsed(), 1e-9)
-                print(f"\r  {len(records)}/{len(positions)} positions, {rate:.2f}/s"
-                      + (f", about {left:.0f} s left" if left is not None else "") + " " * 10,
-                      end="", file=sys.stderr, flush=True)
+            progress.draw(len(records))
     except SlideLabError as e:  # the Dask cluster cannot be reached, say
+        progress.clear()
         return refuse(str(e))
     except KeyboardInterrupt:
-        print(f"\nslidelab: stopped after {len(records)} positions"
+        progress.clear()
+        print(f"slidelab: stopped after {len(records)} positions"
               + (f"; --resume {args.resume} goes on from there" if resume else ""), file=sys.stderr)
         return EXIT_NO_SOLUTION
+    except BrokenPipeError:  # the reader stopped early (`slidelab batch ... | head`): stop quietly
+        _quiet_stdout()
+        return EXIT_NO_SOLUTION
     finally:
-        if live and records:
-            print(file=sys.stderr)
+        runner.close()  # stops the workers still solving
+        progress.clear()
         if resume:
             resume.close()
-    total = batch.summary(records, skipped, clock.elapsed())
+    total = batch.summary(records, skipped, clock.elapsed(), used)
     if resume:
         with open(args.resume, "a", encoding="utf-8") as f:
             f.write(json.dumps(total) + "\n")
-    print(json.dumps(total) if args.json else _batch_summary(total["summary"]))
+    try:
+        print(json.dumps(total) if args.json else _batch_summary(total["summary"]), flush=True)
+    except BrokenPipeError:
+        _quiet_stdout()
     return EXIT_OK if all(r["ok"] for r in records) else EXIT_NO_SOLUTION
+
+
+class _BatchProgress:
+    """The batch's progress line on stderr (positions done, rate, time left), on a terminal only. The records go to
+    stdout, on the same screen: `clear` wipes the line before each one, `draw` puts it back after."""
+
+    def __init__(self, clock, total, stream=None):
+        self.stream = sys.stderr if stream is None else stream
+        self.live = self.stream.isatty()
+        self.clock, self.total = clock, total
+        self.shown = False
+
+    def draw(self, done: int) -> None:
+        if not self.live:
+            return
+        text = f"  {done}/{self.total} positions"
+        if done:
+            left = self.clock.left(done, self.total)
+            text += f", {done / max(self.clock.elapsed(), 1e-9):.2f}/s, about {left:.0f} s left"
+        self.stream.write("\r\x1b[K" + text)
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so that the exit's flush to a closed pipe says nothing."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _batch_line(record: dict) -> str:
