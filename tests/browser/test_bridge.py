@@ -18,9 +18,10 @@ export async function PyWorker(file, options) {
   const worker = new EventTarget();
   fake.worker = worker;
   worker.terminate = () => { fake.terminated += 1; };
+  fake.uncopyable = () => { throw new DOMException('could not be cloned', 'DataCloneError'); };  // postMessage's
   const cancelled = { ok: false, error: { code: 'cancelled', message: 'the search was cancelled' } };
   worker.sync = {
-    solve: request => new Promise((resolve, reject) => {
+    solve: request => request.uncopyable ? fake.uncopyable() : new Promise((resolve, reject) => {
       fake.requests.push(request);
       fake.finish = resolve;
       fake.fail = reject;
@@ -119,6 +120,20 @@ def test_a_worker_that_fails_mid_search_answers_internal_and_is_started_again(br
     assert result["answer"]["error"]["code"] == "internal"
     assert "Pyodide has suffered a fatal error" in result["answer"]["error"]["message"]
     assert (result["terminated"], result["workers"], result["status"], result["busy"]) == (1, 2, "ready", False)
+
+
+def test_a_request_that_cannot_be_sent_is_answered_and_leaves_the_solver_free(bridge: Page):
+    result = bridge.evaluate("""async () => {
+      await solver.start();
+      const answer = await solver.solve({ board: '2 1/3 0', uncopyable: true }, () => {});
+      const busy = solver.busy;
+      const next = solver.solve({ board: '2 1/3 0' });
+      fake.finish({ ok: true, length: 1, moves: [1] });
+      return { answer, busy, next: await next, terminated: fake.terminated };
+    }""")
+    assert result["answer"]["error"]["code"] == "internal"
+    assert result["answer"]["error"]["message"].startswith("the request could not be sent to the solver")
+    assert (result["busy"], result["next"], result["terminated"]) == (False, {"ok": True, "length": 1, "moves": [1]}, 0)
 
 
 def test_a_start_failure_is_reported_with_the_reason(bridge: Page):

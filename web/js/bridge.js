@@ -181,7 +181,14 @@ export class Solver {
     if (onProgress) this.#running = running;
     const args = request === undefined ? [] : [request, ...more];
     const worker = this.#worker;
-    worker.sync[name](...args).then(answer, error => {
+    let call;
+    try {
+      call = worker.sync[name](...args);
+    } catch (error) {  // the request could not be sent (a value the browser cannot copy): the worker is fine
+      answer(failure('internal', `the request could not be sent to the solver: ${reasonOf(error)}`));
+      call = settled;
+    }
+    call.then(answer, error => {
       // The engine answers every request, so a rejected call means the runtime itself failed: a long request's
       // worker is started afresh, so that the next request does not meet a dead one.
       const failed = failure('internal', reasonOf(error));
