@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -45,3 +47,21 @@ def base_url():
     yield url
     server.shutdown()
     server.server_close()
+
+
+READY_TIMEOUT_MS = 120_000
+
+
+@contextmanager
+def ready_page(browser, base_url: str, fragment: str = "", **context_args):
+    """A page of the app, opened on `fragment`, whose solver has started (Pyodide takes seconds), for a module's
+    tests to share; no uncaught page error may have happened by the end."""
+    context = browser.new_context(**context_args)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + fragment)
+    expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
+    yield page
+    context.close()
+    assert errors == []

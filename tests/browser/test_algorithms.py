@@ -7,7 +7,8 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_app import open_fragment, shown_board, wait_ready
+from conftest import ready_page
+from test_app import open_fragment, shown_board
 
 from slidelab import api
 
@@ -26,13 +27,9 @@ SLIDING_ONLY = set(HEURISTICS["sliding"]) - set(HEURISTICS["tokens"])  # misplac
 
 @pytest.fixture(scope="module")
 def lab(browser, base_url):
-    """One page with the solver started, shared by these tests (Pyodide takes seconds to start)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(base_url)
-    wait_ready(page)
-    yield page
-    context.close()
+    """One page with the solver started, shared by these tests."""
+    with ready_page(browser, base_url, viewport={"width": 1280, "height": 900}) as page:
+        yield page
 
 
 def stat(page: Page, name: str):

@@ -6,12 +6,12 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from conftest import ready_page
 
 from slidelab import api
 
 pytestmark = pytest.mark.browser
 
-READY_TIMEOUT_MS = 90_000
 KNIGHTS_LINK = "#puzzle=knights&board=BBB/.../.../WWW&algorithm=idastar&heuristic=auto"
 CUSTOM_LINK = "#puzzle=tokens&board=AB%23/..%23/...&goal=..%23/..%23/.BA&rule=king&algorithm=idastar&heuristic=auto"
 
@@ -46,16 +46,9 @@ def open_fragment(page: Page, fragment: str) -> None:
 
 @pytest.fixture(scope="module")
 def app(browser, base_url):
-    """One page of the app with the solver started, shared by these tests (Pyodide takes seconds to start)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(base_url + KNIGHTS_LINK)
-    expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
-    yield page
-    context.close()
-    assert errors == []
+    """One page of the app with the solver started, shared by these tests."""
+    with ready_page(browser, base_url, KNIGHTS_LINK, viewport={"width": 1280, "height": 1000}) as page:
+        yield page
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from conftest import ready_page
 from test_app import open_fragment, shown_board, wait_ready
 from test_tokens_app import shown
 
@@ -45,13 +46,9 @@ WATCH = "#watch"
 
 @pytest.fixture(scope="module")
 def app(browser, base_url):
-    """One page with the solver started, shared by these tests (Pyodide takes seconds to start)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(base_url)
-    wait_ready(page)
-    yield page
-    context.close()
+    """One page with the solver started, shared by these tests."""
+    with ready_page(browser, base_url, viewport={"width": 1280, "height": 900}) as page:
+        yield page
 
 
 def counter(page: Page, name: str):
