@@ -3,10 +3,20 @@
     SLIDELAB_PDB_DIR=.cache/pdb .venv/bin/python bench/bench_parallel.py [--runs 3] [--korf 60 ...] [--workers 2]
 
 For each position: wall time of `workers` = 1 and = N, run alternately (the median of --runs each), the ratio, the
-nodes, and the per-worker nodes. Then, for 2, 8 and 16 workers: the start split as that many workers would split it,
-every subtree searched alone at the bound of the last complete iteration, and the subtrees handed out largest first
-to that many simulated workers, as parallel_idastar does: the speed-up that load balance allows (total / longest
-worker). Tables are loaded once, before timing (an easy 4x4 loads them), as a long-running page or batch would.
+nodes, and the per-worker nodes. Tables are loaded once, before timing (an easy 4x4 loads them), as a long-running
+page or batch would.
+
+Then a projection to 2, 8 and 16 workers (and --workers), in nodes (deterministic, whatever the machine's load),
+simulating what parallel_idastar's driver does: the start split as that many workers would split it; for every
+complete iteration (every bound but the last), each subtree whose f fits the bound searched alone to count its
+nodes; the subtrees queued as the driver queues them, by their nodes in the last iteration that searched them,
+largest first (in the first iteration the driver knows no sizes: frontier order), each handed to the worker that
+becomes free first; every iteration ends when its busiest worker does (the driver waits for all before the next
+bound). Projected speed-up: all nodes over the sum of the iterations' busiest loads; balance: that over the
+workers. The last iteration is left out: it stops at the first solution, and where that turns up depends on which
+worker gets there first, i.e. on timing, not on nodes alone. For the timed number of workers (--workers, 2 by
+default) the simulation is checked against the real run's own per-worker nodes in the same iterations (the last
+timed run's pool, read at the end of each iteration).
 """
 
 from __future__ import annotations
@@ -25,9 +35,10 @@ sys.path.insert(0, str(ROOT / "pysrc"))
 from slidelab import api  # noqa: E402
 from slidelab.heuristics import get_heuristic  # noqa: E402
 from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
+from slidelab.search.contour import INF, next_bound  # noqa: E402
 from slidelab.search.control import Limits  # noqa: E402
 from slidelab.search.idastar import idastar  # noqa: E402
-from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, split  # noqa: E402
+from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, _Pool, split  # noqa: E402
 
 GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
 
@@ -47,32 +58,75 @@ def timed(request: dict) -> tuple[float, dict]:
     return time.perf_counter() - started, answer
 
 
-def subtree_sizes(board: str, bound: int, workers: int) -> list[int]:
-    """Nodes of each subtree of a `workers`-way split, searched alone at `bound`."""
+def iteration_sizes(board: str, length: int, workers: int) -> tuple[list[int], list[dict[int, int]]]:
+    """The driver's complete iterations (every bound below `length`, the solution's) for a `workers`-way split,
+    replayed one subtree at a time: (bounds, per bound {subtree index: nodes}, in frontier order), each subtree whose
+    f fits the bound searched alone with it (the others skipped, as the driver skips them), the next bound the least
+    f over it anywhere, as the driver takes it (a deeper split may skip a bound the serial search makes)."""
     puzzle = SlidingPuzzle.from_text(board, GOAL)
     heuristic = get_heuristic("pdb", puzzle)
     _, frontier, _, _ = split(puzzle, workers * SUBTREES_PER_WORKER)
-    sizes = []
-    for g, state, walk, _ in frontier:
-        if g + heuristic(state) > bound:
-            continue
-        sub = copy.copy(puzzle)
-        sub.start = state
-        search = idastar(sub, heuristic, Limits(), walk=walk, only=bound - g)
-        try:
-            while True:
-                next(search)
-        except StopIteration as stop:
-            sizes.append(stop.value.stats.expanded)
-    return sizes
+    f_of = [g + heuristic(state) for g, state, _, _ in frontier]
+    parity = puzzle.solution_parity()
+    bound = next_bound(heuristic(puzzle.start), parity)
+    bounds, iterations = [], []
+    while bound < length:
+        sizes = {}
+        over = min((f for f in f_of if f > bound), default=INF)
+        for index, (g, state, walk, _) in enumerate(frontier):
+            if f_of[index] > bound:
+                continue
+            sub = copy.copy(puzzle)
+            sub.start = state
+            search = idastar(sub, heuristic, Limits(), walk=walk, only=bound - g)
+            try:
+                while True:
+                    next(search)
+            except StopIteration as stop:
+                sizes[index] = stop.value.stats.expanded
+                over = min(over, g + stop.value.extra["over"])
+        bounds.append(bound)
+        iterations.append(sizes)
+        bound = next_bound(over, parity)
+    return bounds, iterations
 
 
-def balanced_speedup(sizes: list[int], workers: int) -> float:
-    """Total work over the busiest worker's when the subtrees go largest first to the least loaded worker."""
-    loads = [0] * workers
-    for size in sorted(sizes, reverse=True):
-        heapq.heapreplace(loads, loads[0] + size)
-    return sum(sizes) / max(loads)
+def schedule(iterations: list[dict[int, int]], workers: int) -> list[list[int]]:
+    """Each worker's nodes in each iteration when the subtrees are queued as parallel_idastar queues them (by their
+    nodes in the last iteration that searched them, largest first; never searched counts 0, and ties keep frontier
+    order) and each goes to the worker that becomes free first (the lowest slot among equals, as the pool does)."""
+    size_of: dict[int, int] = {}
+    per_iteration = []
+    for sizes in iterations:
+        free = [(0, slot) for slot in range(workers)]  # (nodes done, slot): the heap's top is the next one free
+        loads = [0] * workers
+        for index in sorted(sizes, key=lambda i: -size_of.get(i, 0)):
+            done, slot = heapq.heappop(free)
+            loads[slot] = done + sizes[index]
+            heapq.heappush(free, (loads[slot], slot))
+        size_of.update(sizes)
+        per_iteration.append(loads)
+    return per_iteration
+
+
+def balance(per_iteration: list[list[int]]) -> tuple[float, float]:
+    """(speed-up, balance) of per-iteration worker loads: all nodes over the sum of the iterations' busiest loads,
+    and that over the workers (1 = never idle, the barriers included)."""
+    total = sum(map(sum, per_iteration))
+    speedup = total / sum(map(max, per_iteration))
+    return speedup, speedup / len(per_iteration[0])
+
+
+def record_iterations(log: list[list[int]]) -> None:
+    """Make the parallel search's pool append every worker's nodes so far to `log` as each iteration ends (one list
+    call per iteration: nothing a timing can see)."""
+    search = _Pool.iteration
+
+    def iteration(self, todo, bound, stop_at_first):
+        yield from search(self, todo, bound, stop_at_first)
+        log.append(self.nodes_per_worker())
+
+    _Pool.iteration = iteration
 
 
 def main() -> None:
@@ -82,19 +136,22 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     api.solve({"board": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", "heuristic": "pdb"})  # load the tables
+    pool_log: list[list[int]] = []
+    record_iterations(pool_log)
     for number in args.korf:
         board, length = korf(number)
         request = {"board": board, "goal": GOAL, "heuristic": "pdb"}
         times = {1: [], args.workers: []}
         for _ in range(args.runs):
             for workers in times:
+                pool_log.clear()
                 seconds, answer = timed(dict(request, workers=workers))
                 assert answer["ok"] and answer["length"] == length, answer
                 times[workers].append(seconds)
                 if workers == 1:
                     serial = answer
                 else:
-                    parallel = answer
+                    parallel, parallel_log = answer, list(pool_log)
         t1, tn = statistics.median(times[1]), statistics.median(times[args.workers])
         print(f"Korf #{number} ({length} moves): workers 1 {t1:.2f} s, workers {args.workers} {tn:.2f} s, "
               f"ratio {tn / t1:.2f} (median of {args.runs})")
@@ -107,12 +164,33 @@ def main() -> None:
               f"(balance {sum(per_worker) / (len(per_worker) * max(per_worker)):.2f}); "
               f"{parallel['parallel']['subtrees']} subtrees; "
               f"{parallel['parallel'].get('worker_memory_bytes', 0) / 2**20:.0f} MB in the workers")
-        bound = s_it[-2]["bound"]
-        for workers in (2, 8, 16):
-            sizes = subtree_sizes(board, bound, workers)
-            print(f"  {workers:2d} workers: {len(sizes)} subtrees within bound {bound}, largest "
-                  f"{max(sizes) / sum(sizes):.1%} of the work; load balance allows a speed-up of "
-                  f"{balanced_speedup(sizes, workers):.2f}")
+        assert len(parallel_log) == len(p_it), (parallel_log, p_it)
+        previous = [0] * args.workers
+        measured = []  # the real run's nodes per worker in each complete iteration
+        for cumulative in parallel_log[:-1]:
+            measured.append([now - before for now, before in zip(cumulative, previous)])
+            previous = cumulative
+        print("  projection over the complete iterations (the last one left out: it stops at the first solution, "
+              "and which worker finds it first is timing's doing, not the nodes'):")
+        for workers in sorted({2, 8, 16, args.workers}):
+            bounds, iterations = iteration_sizes(board, length, workers)
+            loads = schedule(iterations, workers)
+            if not sum(map(sum, loads)):  # solved in its first iteration with nodes: nothing to project
+                print(f"  {workers:2d} workers: no complete iteration searched a node")
+                continue
+            speedup, even = balance(loads)
+            last = iterations[-1]
+            print(f"  {workers:2d} workers: bounds {', '.join(map(str, bounds))}; {len(last)} subtrees in the last "
+                  f"complete iteration, the largest "
+                  f"{max(last.values()) / sum(last.values()):.1%} of it; {sum(map(sum, loads)):,} nodes, busiest "
+                  f"loads {sum(map(max, loads)):,}: speed-up {speedup:.2f}, balance {even:.3f}")
+            if workers == args.workers:
+                assert bounds == [it["bound"] for it in p_it[:-1]], (bounds, p_it)
+                real_speedup, real_even = balance(measured)
+                busiest = ", ".join(f"{max(s):,}/{max(r):,}" for s, r in zip(loads, measured))
+                print(f"      the real {workers}-worker run, same iterations: {sum(map(sum, measured)):,} nodes, "
+                      f"speed-up {real_speedup:.2f}, balance {real_even:.3f} (simulated {even:.3f}); busiest "
+                      f"worker per iteration, simulated/real: {busiest}")
 
 
 if __name__ == "__main__":
