@@ -214,7 +214,9 @@ def build_site(python: str | None = None) -> Path:
     build_pattern_databases(staging / "pdb", python)
     build_explored(staging / "data" / "explored.json", python)
     wheel = build_wheel(staging / "wheels")
-    config = {"interpreter": "./pyodide/pyodide.mjs", "packages": [f"./wheels/{wheel.name}"]}
+    # passthrough: PyScript hands the wheel to the worker's loadPyodide (web/js/pyodide_start.mjs), never to micropip
+    config = {"interpreter": "./pyodide/pyodide.mjs", "packages": [f"./wheels/{wheel.name}"],
+              "packages_cache": "passthrough"}
     (staging / "pyscript.json").write_text(json.dumps(config, indent=2) + "\n")
     (staging / "build-info.json").write_text(json.dumps(
         {"slidelab": project_version(), "pyodide": PYODIDE_VERSION, "pyscript": PYSCRIPT_VERSION}) + "\n")

@@ -7,13 +7,15 @@
 // (a 4x4 still solves offline after the update), and a change to either is a new worker. Everything of this origin
 // is served from these caches first, and only from this build's own caches, so a page never mixes two builds' files.
 // A new build installs beside the old one and waits: the page shows "A new version is ready" and, on the user's
-// click, sends 'skip-waiting'; activating deletes every other cache (offline.js then reloads each open tab).
+// click, sends 'skip-waiting'; activating deletes every other cache but Pyodide's snapshot (offline.js then reloads
+// each open tab).
 
 const BUILD = '__BUILD__';
 const DATA_BUILD = '__DATA_BUILD__';
 const PRECACHE = __PRECACHE__;
 const SHELL = `slidelab-${BUILD}`;
 const DATA = `slidelab-data-${DATA_BUILD}`;
+const SNAPSHOT = 'slidelab-snapshot';  // Pyodide's memory snapshot: js/pyodide_start.mjs names and replaces it
 const FETCHED_ONCE = /\/(pdb|data)\//;  // cached when first fetched: large, and only some visits need them
 
 self.addEventListener('install', event => {
@@ -32,7 +34,7 @@ self.addEventListener('install', event => {
 self.addEventListener('activate', event => {
   event.waitUntil((async () => {
     for (const key of await caches.keys()) {
-      if (key !== SHELL && key !== DATA) await caches.delete(key);
+      if (key !== SHELL && key !== DATA && key !== SNAPSHOT) await caches.delete(key);
     }
     await self.clients.claim();
   })());

@@ -55,7 +55,7 @@ def test_the_worker_is_started_on_the_local_pyodide(bridge: Page, base_url: str)
     bridge.evaluate("solver.start()")
     created = bridge.evaluate("fake.created")
     assert created == [{"file": base_url + "fake/py/worker.py", "options": {
-        "config": base_url + "fake/pyscript.json", "version": base_url + "fake/pyodide/pyodide.mjs"}}]
+        "config": base_url + "fake/pyscript.json", "version": base_url + "fake/js/pyodide_start.mjs"}}]
     assert bridge.evaluate("fake.statuses.map(s => s[0])") == ["loading", "loading", "ready"]
     assert bridge.evaluate("solver.check({ board: '1 2/3 0' })") == {"ok": True, "solvable": True, "board": "1 2/3 0"}
 

@@ -134,6 +134,28 @@ def test_after_one_visit_the_app_starts_and_solves_offline(browser, site):
     context.close()
 
 
+def test_a_repeat_visit_starts_python_from_the_stored_snapshot(browser, site):
+    _, url = site
+    context = browser.new_context()
+    page = context.new_page()
+    notes = []
+    page.on("worker", lambda worker: worker.on("console", lambda message: notes.append(message.text)))
+    page.on("console", lambda message: notes.append(message.text))
+    open_ready(page, url + EIGHT)
+    wait_controlled(page)
+    stored = page.evaluate("() => caches.open('slidelab-snapshot').then(c => c.keys()).then(k => k.map(r => r.url))")
+    if not stored:  # it is stored just after the first start
+        page.wait_for_function("() => caches.open('slidelab-snapshot').then(c => c.keys()).then(k => k.length === 1)")
+        stored = page.evaluate("() => caches.open('slidelab-snapshot').then(c => c.keys()).then(k => k.map(r => r.url))")
+    assert len(stored) == 1 and re.search(rf"/js/snapshot-{build.PYODIDE_VERSION}-[0-9a-f]{{16}}\.bin$", stored[0])
+    assert not any("started from the stored snapshot" in note for note in notes)  # the first visit made it
+    page.goto("about:blank")
+    open_ready(page, url + EIGHT)
+    assert any(note.endswith("started from the stored snapshot " + stored[0]) for note in notes), notes
+    assert solve(page).startswith("31 moves")  # the restored engine solves (its files unpacked again)
+    context.close()
+
+
 def test_a_new_build_asks_before_it_takes_over_and_keeps_the_unchanged_tables(browser, cached_site):
     folder, url = cached_site
     build_id, data_id = ids(folder)
@@ -145,7 +167,7 @@ def test_a_new_build_asks_before_it_takes_over_and_keeps_the_unchanged_tables(br
     size = page.evaluate("url => fetch(url).then(response => response.arrayBuffer()).then(b => b.byteLength)", table)
     assert size == (folder / table).stat().st_size
     page.wait_for_function("url => caches.match(url).then(Boolean)", arg=table)  # stored while it streamed
-    assert caches_of(page) == [f"slidelab-{build_id}", f"slidelab-data-{data_id}"]
+    assert caches_of(page) == sorted([f"slidelab-{build_id}", f"slidelab-data-{data_id}", "slidelab-snapshot"])
     rebuild(folder)
     new_build_id, new_data_id = ids(folder)
     assert new_build_id != build_id and new_data_id == data_id
@@ -159,7 +181,7 @@ def test_a_new_build_asks_before_it_takes_over_and_keeps_the_unchanged_tables(br
     expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
     page.wait_for_function("id => caches.keys().then(keys => !keys.includes('slidelab-' + id))", arg=build_id)
     # the tables did not change: their cache stays, so a 4x4 solved before the update still solves offline after it
-    assert caches_of(page) == [f"slidelab-{new_build_id}", f"slidelab-data-{data_id}"]
+    assert caches_of(page) == sorted([f"slidelab-{new_build_id}", f"slidelab-data-{data_id}", "slidelab-snapshot"])
     assert page.evaluate("url => caches.match(url).then(Boolean)", table)
     # the new build's file, fetched past the HTTP cache (which still holds the old one, fresh for an hour)
     assert served_css(page).endswith(NEW_CSS)

@@ -55,10 +55,11 @@ export class Solver {
     try {
       const { PyWorker } = await import(url('pyscript/core.js'));
       this.#setStatus('loading', 'Starting Python');
-      // `version` must be the absolute address of the local Pyodide: PyWorker ignores the config's interpreter.
+      // `version` must be an absolute address (PyWorker ignores the config's interpreter): the local Pyodide, started
+      // from a memory snapshot when one is stored (pyodide_start.mjs).
       const worker = await Promise.race([failed, PyWorker(url('py/worker.py'), {
         config: url('pyscript.json'),
-        version: url('pyodide/pyodide.mjs'),
+        version: url('js/pyodide_start.mjs'),
       })]);
       worker.addEventListener('message', event => {
         if (worker === this.#worker) this.#running?.onProgress(event.data);
