@@ -74,6 +74,19 @@ def pool_value(page: Page, expression: str):
     return page.evaluate(f"async () => {{ const pool = await {POOL}; return {expression}; }}")
 
 
+def on_first_subtree(page: Page, action: str) -> None:
+    """Run `action` (JavaScript with `request`, and `send(request)` that makes the real call) in place of the extra
+    worker's first subtree request; it returns that request's answer."""
+    pool_value(page, f"""(() => {{
+      const worker = pool.workers[1];
+      worker.subtree = (request, onProgress) => {{
+        delete worker.subtree;
+        const send = changed => Object.getPrototypeOf(worker).subtree.call(worker, changed, onProgress);
+        {action}
+      }};
+    }})()""")
+
+
 def worker_has_the_tables(page: Page, index: int) -> bool:
     answer = pool_value(page, f"await pool.workers[{index}].patternDatabases({KORF_79_REQUEST})")
     return answer["ok"] and len(answer["tables"]) == 6 and answer["ready"]  # four fetched, two small ones built
@@ -102,18 +115,13 @@ def test_the_pool_starts_after_a_second_of_search_and_its_workers_get_the_tables
 def test_a_worker_taken_away_mid_search_hands_its_subtrees_back(page: Page, base_url: str):
     open_with_pool(page, base_url, KORF_79, 2)
     # the Workers selector goes to 1 as the extra worker's first subtree request leaves: it stops in the middle of it
-    pool_value(page, """(() => {
-      const worker = pool.workers[1];
-      worker.subtree = (request, onProgress) => {
-        delete worker.subtree;
+    on_first_subtree(page, """
         window.taken = request.subtree;
-        const answer = Object.getPrototypeOf(worker).subtree.call(worker, request, onProgress);
+        const answer = send(request);
         const select = document.getElementById('pool-size');
         select.value = '1';
         select.dispatchEvent(new Event('change'));
-        return answer;
-      };
-    })()""")
+        return answer;""")
     assert solve(page).startswith("42 moves")  # not 'cancelled': the page's solver searched its subtrees
     assert page.evaluate("() => window.taken")
     assert pool_value(page, "pool.last.workers.map(w => w.expanded > 0)") == [True, False]
@@ -125,16 +133,11 @@ def test_a_worker_that_dies_is_started_again_with_its_tables_and_its_subtrees_re
     open_with_pool(page, base_url, KORF_79_PDB, 2)
     # the worker's first subtree request carries an array nested too deep for Python to convert: the call fails in
     # the worker's runtime, which the bridge treats as its death (a fresh runtime starts, without the tables)
-    pool_value(page, """(() => {
-      const worker = pool.workers[1];
-      worker.subtree = (request, onProgress) => {
-        delete worker.subtree;
+    on_first_subtree(page, """
         let deep = [];
         for (let i = 0; i < 1500; i++) deep = [deep];
         window.killed = request.subtree;
-        return Object.getPrototypeOf(worker).subtree.call(worker, { ...request, deep }, onProgress);
-      };
-    })()""")
+        return send({ ...request, deep });""")
     assert solve(page).startswith("42 moves")  # its subtrees searched by the page's solver, or by it once back
     assert page.evaluate("() => window.killed")  # the subtrees it was searching when it died
     assert pool_value(page, "pool.last.workers_replaced") == 1
