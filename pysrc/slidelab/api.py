@@ -306,16 +306,15 @@ def _split_answer(request):
     from .search.contour import next_bound
     from .search.control import SearchResult, Stats
 
-    puzzle, heuristic_name, _ = _split_setup(request)
-    all_solutions = _option(request, "all_solutions", bool, False)
-    if puzzle.kind == "tokens":  # as a solve does: IDA* would deepen for ever towards a goal it cannot reach
+    puzzle, heuristic, goals, frontier, expanded, generated = _split(request)  # validated there
+    all_solutions = bool(request.get("all_solutions"))
+    met = puzzle.is_goal(puzzle.start) or bool(goals)
+    if not met and puzzle.kind == "tokens":  # as a solve does: IDA* would deepen for ever towards an unreachable goal
         options = {"all_solutions": all_solutions, "weight": None, "workers": 1}
-        probed, _ = yield from _probe(puzzle, ALGORITHMS["idastar"], get_heuristic(heuristic_name, puzzle), Limits(),
-                                      options)
+        probed, _ = yield from _probe(puzzle, ALGORITHMS["idastar"], heuristic, Limits(), options)
         if probed is not None:  # the probe found the answer: no split needed
             return join(request, probed)
-    puzzle, heuristic, goals, frontier, expanded, generated = _split(request)
-    if puzzle.is_goal(puzzle.start) or goals:
+    if met:
         moves = goals[0] if goals else []
         result = SearchResult(moves, True, Stats(expanded, generated, len(moves) + 1),
                               (goals or [[]]) if all_solutions else None,
