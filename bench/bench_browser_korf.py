@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "pysrc"))
 import build  # noqa: E402  (its server is the one users run)
+
 from bench_korf import KORF_FILE, read_positions  # noqa: E402
 from slidelab import api  # noqa: E402
 
@@ -53,7 +54,7 @@ START = """async base => {
 }"""
 LOAD = """async request => {
   const started = performance.now();
-  const outcome = await tables.prepare(request);
+  const outcome = await tables.load(request, { signal: new AbortController().signal });
   return { ...outcome, wall: (performance.now() - started) / 1000 };
 }"""
 SOLVE = """async request => {
@@ -93,7 +94,8 @@ def first_use(browser, url: str) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--file", default=str(KORF_FILE), help="the positions (default: tests/data/korf100.txt)")
+    parser.add_argument("--file", default=str(KORF_FILE),
+                        help="the positions (default: pysrc/slidelab/data/korf100.txt)")
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--count", type=int, default=10, help="the N positions with the fewest nodes in the file")
     choice.add_argument("--all", action="store_true", help="all 100 positions")

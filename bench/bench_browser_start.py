@@ -22,6 +22,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 import build  # noqa: E402
+
 from bench_browser import ARGS, READY_AT  # noqa: E402
 
 

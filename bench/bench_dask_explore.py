@@ -88,7 +88,8 @@ def main() -> None:
         ("positions owned", lambda m: " / ".join(f"{o:,}" for o in m["result"].extra["worker_positions"])),
         ("record+tables, MB", lambda m: " / ".join(f"{b / MB:.0f}" for b in m["result"].extra["worker_memory_bytes"])),
         ("(peak - idle) / position", lambda m: " / ".join(
-            f"{(p - i) / o:.2f} B" for p, i, o in zip(m["peak"], m["idle"], m["result"].extra["worker_positions"]))),
+            f"{(p - i) / o:.2f} B"
+            for p, i, o in zip(m["peak"], m["idle"], m["result"].extra["worker_positions"], strict=True))),
         ("children made", lambda m: f"{m['result'].stats.generated:,}"),
         ("bytes sent between partitions", lambda m: f"{m['result'].extra['bytes_sent']:,}"),
         ("bytes sent between workers", lambda m: f"{m['result'].extra['bytes_between_workers']:,}"),

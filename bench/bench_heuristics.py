@@ -52,7 +52,7 @@ def optimal(board, runs, max_seconds):
     for name in ["pdb", "walking_distance", "linear_conflict", "manhattan"]:
         h = get_heuristic(name, puzzle)
         try:
-            cpu, wall, result = timed(lambda: run(idastar(puzzle, h, Limits(max_seconds=max_seconds))), runs)
+            cpu, wall, result = timed(lambda h=h: run(idastar(puzzle, h, Limits(max_seconds=max_seconds))), runs)
         except SearchLimit:
             print(f"{board + ' ' + name:<44} stopped after {max_seconds:g} s")
             continue
@@ -67,7 +67,7 @@ def quick_solver(rows, cols, count, seed):
     for _ in range(count):
         puzzle = SlidingPuzzle(rows, cols, random_position(rows, cols, rng=rng))
         h = get_heuristic("auto", puzzle)
-        cpu, wall, result = timed(lambda: run(quick(puzzle, h, Limits())), 1)
+        cpu, wall, result = timed(lambda puzzle=puzzle, h=h: run(quick(puzzle, h, Limits())), 1)
         assert puzzle.replay(result.moves) == puzzle.goal
         times.append(cpu)
         walls.append(wall)
@@ -82,17 +82,17 @@ def databases(runs, builds):
     for shape in [(3, 4), (4, 4)]:
         for path in pdb.write_files(*shape, pdb.cache_dir()):  # the cache folder: built once, then reused
             data = pathlib.Path(path).read_bytes()
-            cpu, wall, _ = timed(lambda: files.decode(data), runs)
+            cpu, wall, _ = timed(lambda data=data: files.decode(data), runs)
             line(f"load {pathlib.Path(path).name}", cpu, wall, f"{len(data):,} bytes")
     if builds:
         for cells in [c for part in frames.PARTITIONS[3, 4] for c in part]:
-            cpu, wall, table = timed(lambda: builder.build_table(3, 4, cells), 1)
+            cpu, wall, table = timed(lambda cells=cells: builder.build_table(3, 4, cells), 1)
             line(f"build 3x4 {cells} pure Python", cpu, wall, f"{frames.placements(12, len(cells)):,} placements")
             try:
                 from slidelab.heuristics.pdb.builder_numpy import build_table_numpy
             except ImportError:
                 continue
-            cpu, wall, table2 = timed(lambda: build_table_numpy(3, 4, cells), 1)
+            cpu, wall, table2 = timed(lambda cells=cells: build_table_numpy(3, 4, cells), 1)
             line(f"build 3x4 {cells} numpy", cpu, wall, "same bytes" if table2 == table else "DIFFERENT")
 
 

@@ -26,7 +26,7 @@ from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
 from slidelab.search.control import Limits, run  # noqa: E402
 from slidelab.search.idastar import idastar  # noqa: E402
 
-KORF_FILE = ROOT / "tests" / "data" / "korf100.txt"  # Korf (1985), with its source
+KORF_FILE = ROOT / "pysrc" / "slidelab" / "data" / "korf100.txt"  # Korf (1985), with its source
 GOAL = tuple(range(16))
 
 
@@ -43,7 +43,8 @@ def read_positions(path):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", default=str(KORF_FILE), help="the positions (default: tests/data/korf100.txt)")
+    parser.add_argument("--file", default=str(KORF_FILE),
+                        help="the positions (default: pysrc/slidelab/data/korf100.txt)")
     parser.add_argument("--ids", help="comma-separated ids to run (default: all)")
     parser.add_argument("--first", type=int, help="run only the first N positions")
     args = parser.parse_args()

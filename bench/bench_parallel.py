@@ -44,7 +44,7 @@ GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
 
 
 def korf(number: int) -> tuple[str, int]:
-    for line in (ROOT / "tests" / "data" / "korf100.txt").read_text().splitlines():
+    for line in (ROOT / "pysrc" / "slidelab" / "data" / "korf100.txt").read_text().splitlines():
         if line.strip() and not line.startswith("#") and int(line.split()[0]) == number:
             head, tiles = line.split("|")
             t = tiles.split()
@@ -168,7 +168,7 @@ def main() -> None:
         previous = [0] * args.workers
         measured = []  # the real run's nodes per worker in each complete iteration
         for cumulative in parallel_log[:-1]:
-            measured.append([now - before for now, before in zip(cumulative, previous)])
+            measured.append([now - before for now, before in zip(cumulative, previous, strict=True)])
             previous = cumulative
         print("  projection over the complete iterations (the last one left out: it stops at the first solution, "
               "and which worker finds it first is timing's doing, not the nodes'):")
@@ -187,7 +187,7 @@ def main() -> None:
             if workers == args.workers:
                 assert bounds == [it["bound"] for it in p_it[:-1]], (bounds, p_it)
                 real_speedup, real_even = balance(measured)
-                busiest = ", ".join(f"{max(s):,}/{max(r):,}" for s, r in zip(loads, measured))
+                busiest = ", ".join(f"{max(s):,}/{max(r):,}" for s, r in zip(loads, measured, strict=True))
                 print(f"      the real {workers}-worker run, same iterations: {sum(map(sum, measured)):,} nodes, "
                       f"speed-up {real_speedup:.2f}, balance {real_even:.3f} (simulated {even:.3f}); busiest "
                       f"worker per iteration, simulated/real: {busiest}")

@@ -58,7 +58,7 @@ def main() -> None:
 
     for rows, cols, n in [(3, 3, runs)] + ([] if args.skip_2x5 else [(2, 5, min(runs, 3))]):
         p = SlidingPuzzle(rows, cols, default_goal(rows, cols))
-        t, r = timed(lambda: explore(p, Limits()), n)
+        t, r = timed(lambda p=p: explore(p, Limits()), n)
         line(f"explore {rows}x{cols}", t, f"{r.states:,} positions, max depth {r.max_depth}, "
              f"stored at most {r.stats.stored:,}")
 
@@ -72,7 +72,7 @@ def main() -> None:
     for text in FARTHEST:
         far = SlidingPuzzle.from_text(text)
         h = get_heuristic("manhattan", far)
-        t, r = timed(lambda: idastar(far, h, Limits()), runs)
+        t, r = timed(lambda far=far, h=h: idastar(far, h, Limits()), runs)
         line(f"IDA* manhattan {text}", t, f"{len(r.moves)} moves, expanded {r.stats.expanded:,}")
     manhattan = get_heuristic("manhattan", p)
     t, r = timed(lambda: idastar(p, manhattan, Limits(), all_solutions=True), runs)
@@ -82,7 +82,7 @@ def main() -> None:
     q = SlidingPuzzle.from_text("7 8 2/6 3 4/5 0 1")
     for name in ("zero", "misplaced", "manhattan"):
         h = get_heuristic(name, q)
-        t, r = timed(lambda: best_first(q, h, Limits()), min(runs, 3))
+        t, r = timed(lambda h=h: best_first(q, h, Limits()), min(runs, 3))
         line(f"A* {name} 7 8 2/6 3 4/5 0 1", t, f"{len(r.moves)} moves, expanded (closed) {r.stats.expanded:,}, "
              f"open list peak {r.stats.open_peak:,}")
 
@@ -93,7 +93,8 @@ def main() -> None:
         b = SlidingPuzzle.from_text(board)
         h = get_heuristic("manhattan", b)
         for name, g_weight, h_weight in (("greedy", 0, 1), ("weighted A* (W = 2)", 1, 2)):
-            t, r = timed(lambda: best_first(b, h, Limits(), g_weight, h_weight, reopen=False), runs)
+            t, r = timed(lambda b=b, h=h, g_weight=g_weight, h_weight=h_weight:
+                         best_first(b, h, Limits(), g_weight, h_weight, reopen=False), runs)
             line(f"{name} manhattan {board}", t, f"{len(r.moves)} moves, expanded (closed) {r.stats.expanded:,}")
 
     request = {"board": HARDEST, "algorithm": "astar", "heuristic": "manhattan"}

@@ -64,7 +64,7 @@ def main() -> None:
                             ("astar", "nearest"), ("bidirectional", "zero"), ("bfs", "zero")]:
         h = get_heuristic(heuristic, knights)
         algorithm = ALGORITHMS[name]
-        t, r = timed(lambda: run(algorithm.start(knights, h, Limits(), {})), runs)
+        t, r = timed(lambda algorithm=algorithm, h=h: run(algorithm.start(knights, h, Limits(), {})), runs)
         assert len(r.moves) == 16 and knights.is_goal(knights.replay(r.moves))
         label = f"knights {name}" + (f" {heuristic}" if algorithm.uses_heuristic else "")
         line(label, t, f"{len(r.moves)} moves, expanded {r.stats.expanded:,}, stored {r.stats.stored:,}")
@@ -74,7 +74,7 @@ def main() -> None:
          f"{r.states:,} positions, max depth {r.max_depth}, {len(r.farthest)} farthest")
 
     for request in [{"puzzle": "knights"}, {"puzzle": "knights", "algorithm": "bidirectional"}]:
-        t, a = timed(lambda: api.solve(request), runs)
+        t, a = timed(lambda request=request: api.solve(request), runs)
         line(f"api solve {a['algorithm']} {a.get('heuristic_used') or ''}".rstrip(), t, f"{a['length']} moves")
     t, a = timed(lambda: api.explore({"puzzle": "knights"}), runs)
     line("api explore knights", t, f"{a['states']:,} positions, max depth {a['max_depth']}")

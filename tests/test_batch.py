@@ -125,7 +125,7 @@ def test_bad_arguments_are_refused_clearly(capsys, tmp_path, argv, message):
 
 def test_korfs_100_batch_file_holds_the_published_positions():
     published = {}
-    for line in (DATA / "korf100.txt").read_text().splitlines():
+    for line in (Path(__file__).parents[1] / "pysrc" / "slidelab" / "data" / "korf100.txt").read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             head, tiles = line.split("|")
             t = tiles.split()

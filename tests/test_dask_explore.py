@@ -2,6 +2,7 @@
 
 import sys
 import time
+from itertools import pairwise
 
 import pytest
 
@@ -9,7 +10,7 @@ distributed = pytest.importorskip("distributed")
 pytest.importorskip("numpy")
 psutil = pytest.importorskip("psutil")  # comes with distributed
 
-from slidelab.errors import InvalidBoard, SearchLimit, TooLarge  # noqa: E402
+from slidelab.errors import BadRequest, SearchLimit, TooLarge, Unavailable  # noqa: E402
 from slidelab.puzzles.sliding import SlidingPuzzle, default_goal  # noqa: E402
 from slidelab.search import dask_explore as module  # noqa: E402
 from slidelab.search.control import Limits, run  # noqa: E402
@@ -75,8 +76,8 @@ def test_2x5_as_indexed_explore_with_progress(scheduler):
     assert result.states == 1814400 and result.max_depth == 55 and result.start_depth == 0
     assert_same(result, puzzle)
     assert events and all(set(event) == PROGRESS_KEYS and event["total"] == 1814400 for event in events)
-    assert all(b["elapsed_s"] - a["elapsed_s"] >= 0.099 for a, b in zip(events, events[1:]))
-    assert all(a["expanded"] <= b["expanded"] and a["depth"] <= b["depth"] for a, b in zip(events, events[1:]))
+    assert all(b["elapsed_s"] - a["elapsed_s"] >= 0.099 for a, b in pairwise(events))
+    assert all(a["expanded"] <= b["expanded"] and a["depth"] <= b["depth"] for a, b in pairwise(events))
 
 
 @pytest.mark.slow
@@ -132,11 +133,11 @@ def test_closing_it_leaves_a_given_cluster_running(scheduler):
 def test_refusals(monkeypatch):
     with pytest.raises(TooLarge, match="up to 12 cells"):
         dask_explore(SlidingPuzzle(4, 4, default_goal(4, 4)), Limits())
-    with pytest.raises(InvalidBoard, match="partitions must be from 1"):
+    with pytest.raises(BadRequest, match="partitions must be from 1"):
         dask_explore(SlidingPuzzle(2, 2, default_goal(2, 2)), Limits(), partitions=0)
     monkeypatch.setattr(module, "CONNECT_TIMEOUT", 0.5)
-    with pytest.raises(InvalidBoard, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+    with pytest.raises(Unavailable, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         run(dask_explore(SlidingPuzzle(2, 2, default_goal(2, 2)), Limits(), "tcp://127.0.0.1:9"))
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` raises ImportError
-    with pytest.raises(TooLarge, match=r'pip install "slidelab\[scale\]"'):
+    with pytest.raises(Unavailable, match=r'pip install "slidelab\[scale\]"'):
         dask_explore(SlidingPuzzle(3, 3, default_goal(3, 3)), Limits())

@@ -155,6 +155,6 @@ def test_every_new_heuristic_is_registered_for_sliding_puzzles():
 
 
 def test_walking_distance_refuses_large_boards():
-    from slidelab.errors import InvalidBoard
-    with pytest.raises(InvalidBoard, match="up to 4x4"):
+    from slidelab.errors import BadRequest
+    with pytest.raises(BadRequest, match="up to 4x4"):
         get_heuristic("walking_distance", SlidingPuzzle(5, 5, default_goal(5, 5)))

@@ -8,6 +8,7 @@ else the user's cache folder). When they are missing these tests build them if S
 
 import os
 import pathlib
+from itertools import pairwise
 
 import pytest
 
@@ -17,7 +18,8 @@ from slidelab.puzzles.sliding import SlidingPuzzle
 from slidelab.search.control import Limits, run
 from slidelab.search.idastar import idastar
 
-KORF_FILE = pathlib.Path(__file__).resolve().parent / "data" / "korf100.txt"  # Korf (1985), with its source
+# Korf (1985), with its source
+KORF_FILE = pathlib.Path(__file__).resolve().parents[1] / "pysrc" / "slidelab" / "data" / "korf100.txt"
 QUICK_ONES = [12, 19, 30, 42, 47, 97]  # each takes well under a second
 KORF_GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
 
@@ -83,4 +85,4 @@ def test_a_long_search_reports_progress_about_every_100_ms_and_stops_at_its_limi
     with pytest.raises(SearchLimit):
         run(idastar(puzzle, get_heuristic("auto", puzzle), Limits(max_seconds=1.0)),
             on_progress=lambda event: event["type"] == "progress" and times.append(event["elapsed_s"]))
-    assert len(times) >= 5 and max(b - a for a, b in zip([0] + times, times)) < 0.5
+    assert len(times) >= 5 and max(b - a for a, b in pairwise([0, *times])) < 0.5

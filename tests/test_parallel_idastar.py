@@ -62,7 +62,7 @@ def test_korf_79_with_pattern_databases_and_the_work_split_evenly():
     per_worker = [w["expanded"] for w in parallel["parallel"]["workers"]]
     assert len(per_worker) == 2 and min(per_worker) > 0
     # every iteration but the last searches the same tree: the same nodes, but for the start's split
-    for s, p in zip(serial["stats"]["iterations"][-3:-1], parallel["stats"]["iterations"][-3:-1]):
+    for s, p in zip(serial["stats"]["iterations"][-3:-1], parallel["stats"]["iterations"][-3:-1], strict=True):
         assert s["bound"] == p["bound"]
         assert abs(s["expanded"] - p["expanded"]) <= 100
 

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from slidelab import api
-from slidelab.errors import InvalidBoard
+from slidelab.errors import BadRequest, MissingData
 from slidelab.heuristics import get_heuristic, pdb
 from slidelab.heuristics.pdb import builder, files, frames
 from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, random_position
@@ -99,10 +99,10 @@ def test_file_round_trip_and_size():
 ])
 def test_damaged_files_are_refused_with_a_reason(damage, reason):
     data = files.encode(3, 3, (3, 6, 7, 8), builder.build_table(3, 3, (3, 6, 7, 8)))
-    with pytest.raises(InvalidBoard, match=reason):
+    with pytest.raises(MissingData, match=reason):
         files.decode(damage(data))
     answer = api.install_pattern_database(damage(data))
-    assert answer["ok"] is False and answer["error"]["code"] == "invalid"
+    assert answer["ok"] is False and answer["error"]["code"] == "missing_data"
 
 
 def test_canonical_frame_puts_a_corner_blank_in_cell_0():
@@ -129,7 +129,7 @@ def test_cache_folder_build_save_and_install(cache):
     big = [entry for entry in pdb.plan(puzzle) if frames.placements(10, len(entry[3])) > builder.QUICK_BUILD_PATTERNS]
     assert big  # 2x5 needs a table too large to build on the spot
     assert not pdb.available(puzzle)
-    with pytest.raises(InvalidBoard, match="not built yet"):
+    with pytest.raises(MissingData, match="not built yet"):
         pdb.pattern_database(puzzle)
     status = api.pattern_databases({"shape": "2x5"})
     assert status["ok"] and not status["ready"]
@@ -149,7 +149,7 @@ def test_cache_folder_build_save_and_install(cache):
 
 def test_boards_beyond_16_cells_have_none():
     assert api.pattern_databases({"shape": "5x5"})["ok"] is False
-    with pytest.raises(InvalidBoard, match="at most 16 cells"):
+    with pytest.raises(BadRequest, match="at most 16 cells"):
         get_heuristic("pdb", SlidingPuzzle(3, 6, default_goal(3, 6)))
 
 
@@ -172,7 +172,8 @@ def test_kernel_matches_generic_idastar(puzzle):
     # the kernel skips duplicate move strings: no more positions in each full contour (the last one stops at a
     # solution, maybe another one)
     assert [i["bound"] for i in fast.stats.iterations] == [i["bound"] for i in slow.stats.iterations]
-    assert all(f["expanded"] <= s["expanded"] for f, s in zip(fast.stats.iterations[:-1], slow.stats.iterations))
+    assert all(f["expanded"] <= s["expanded"]
+               for f, s in zip(fast.stats.iterations[:-1], slow.stats.iterations, strict=False))
     assert puzzle.replay(fast.moves) == puzzle.goal
 
 
@@ -186,7 +187,8 @@ def test_kernel_with_four_lookups_matches_generic_idastar(puzzle, monkeypatch):
     slow = run(generic_idastar(puzzle, h, Limits(), False))
     assert len(fast.moves) == len(slow.moves)
     assert [i["bound"] for i in fast.stats.iterations] == [i["bound"] for i in slow.stats.iterations]
-    assert all(f["expanded"] <= s["expanded"] for f, s in zip(fast.stats.iterations[:-1], slow.stats.iterations))
+    assert all(f["expanded"] <= s["expanded"]
+               for f, s in zip(fast.stats.iterations[:-1], slow.stats.iterations, strict=False))
     assert puzzle.replay(fast.moves) == puzzle.goal
     every = run(pdb_idastar(puzzle, h, Limits(), all_solutions=True))
     manhattan = run(idastar(puzzle, get_heuristic("manhattan", puzzle), Limits(), all_solutions=True))
@@ -265,7 +267,7 @@ def test_cli_builds_and_writes_the_files_the_site_serves(cache, tmp_path, capsys
 @pytest.mark.parametrize("junk", [None, "text", 12, b"", files.MAGIC + b"\xff\xff\xff\xff{}"])
 def test_anything_else_is_refused_not_crashed_on(junk):
     answer = api.install_pattern_database(junk)
-    assert answer["ok"] is False and answer["error"]["code"] == "invalid"
+    assert answer["ok"] is False and answer["error"]["code"] == "missing_data"
 
 
 def test_a_file_whose_payload_inflates_beyond_its_table_is_refused():
@@ -274,7 +276,7 @@ def test_a_file_whose_payload_inflates_beyond_its_table_is_refused():
     import zlib
     header = json.dumps({"rows": 2, "cols": 2, "cells": [1], "entries": 4, "crc32": 0}).encode()
     bomb = files.MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(bytes(10 ** 7))
-    with pytest.raises(InvalidBoard, match="wrong size"):
+    with pytest.raises(MissingData, match="wrong size"):
         files.decode(bomb)
 
 

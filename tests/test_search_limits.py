@@ -1,5 +1,7 @@
 """Every algorithm honours node, time and memory limits and cancellation, and reports progress as documented."""
 
+from itertools import pairwise
+
 import pytest
 
 from slidelab import api
@@ -52,7 +54,7 @@ def test_progress_reports_come_while_a_long_search_runs():
     result = run(start("bfs", HARDEST, Limits()), events.append)
     assert len(result.moves) == 31
     progress = [e for e in events if e["type"] == "progress"]
-    assert progress and all(a["expanded"] < b["expanded"] for a, b in zip(progress, progress[1:]))
+    assert progress and all(a["expanded"] < b["expanded"] for a, b in pairwise(progress))
     assert all(e["expanded"] % CHECK_EVERY == 0 for e in progress)
 
 

@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 
 from slidelab.errors import InvalidBoard, Unsolvable
 from slidelab.puzzles.sliding import (
-    SlidingPuzzle, default_goal, format_board, neighbours, parse_board, parse_shape, random_position,
+    SlidingPuzzle,
+    default_goal,
+    format_board,
+    neighbours,
+    parse_board,
+    parse_shape,
+    random_position,
 )
 
 

@@ -214,7 +214,7 @@ def test_proofs_agree_with_exhaustive_search():
         live = [i for i, c in enumerate(cells) if c != "#"]
         contents = [cells[i] for i in live]
         rng.shuffle(contents)
-        for i, c in zip(live, contents):
+        for i, c in zip(live, contents, strict=True):
             goal[i] = c
         rule = rng.choice(["knight", "king", "orthogonal"])
         p = TokenPuzzle(rows, cols, "".join(cells), "".join(goal), rule)

@@ -2,16 +2,17 @@
 whose every node and step can be checked: legal moves, g and h, statuses, bounds, paths."""
 
 import json
+from itertools import pairwise
 
 import pytest
-from test_progress import events_of
 
 from slidelab import api, cli
 from slidelab.heuristics import get_heuristic
 from slidelab.puzzles.sliding import SlidingPuzzle
 from slidelab.search.control import Limits, run
 from slidelab.search.idastar import generic_idastar
-from slidelab.search.iddfs import _zero
+from slidelab.search.iddfs import ZeroEstimator
+from test_progress import events_of
 
 BOARDS = ["1 2 3/7 4 6/5 0 8", "1 3 6/4 0 8/7 2 5", "0 8 2/3 4 5/1 7 6", "7 8 2/6 3 4/5 0 1", "8 6 7/2 5 4/3 0 1"]
 SLIDING_HEURISTICS = ["zero", "misplaced", "manhattan", "linear_conflict", "walking_distance", "pdb", "auto"]
@@ -86,7 +87,7 @@ def check(answer, request):
         boards.append(puzzle.apply(boards[-1], move))
     assert [puzzle.parse(nodes[i]["board"]) for i in path] == boards
     if answer["algorithm"] != "bidirectional":
-        assert all(nodes[child]["parent"] == parent for parent, child in zip(path, path[1:]))
+        assert all(nodes[child]["parent"] == parent for parent, child in pairwise(path))
     return answer
 
 
@@ -129,7 +130,7 @@ def test_depth_first_traces_are_the_generic_contour():
                 continue  # 20 moves: far more than 2,000 expansions without a heuristic
             request = {"board": board, "algorithm": algorithm, "heuristic": heuristic}
             answer = traced(request)
-            h = get_heuristic(heuristic, puzzle) if heuristic else _zero
+            h = get_heuristic(heuristic, puzzle) if heuristic else ZeroEstimator()
             real = run(generic_idastar(puzzle, h, Limits(max_nodes=2000)))
             assert answer["length"] == len(real.moves) and answer["moves"] == real.moves
             assert answer["stats"]["iterations"] == real.stats.iterations

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from slidelab import api
+from slidelab.heuristics.examples import source
 
 WATCH_JS = pathlib.Path(__file__).resolve().parent.parent / "web" / "js" / "watch.js"
 TRACE_STEPS = 2000  # what the panel lets a student watch (its TRACE_LIMIT)
@@ -39,7 +40,7 @@ METHODS = [(lesson, method) for lesson in LESSONS for method in lesson["methods"
 
 
 def test_the_page_has_its_lessons():
-    assert [lesson["id"] for lesson in LESSONS] == ["heuristics", "greedy", "iterations", "knights"]
+    assert [lesson["id"] for lesson in LESSONS] == ["heuristics", "greedy", "iterations", "overestimate", "knights"]
     heuristics = LESSONS[0]
     assert heuristics["board"] == "7 8 2/6 3 4/5 0 1"  # the assignment's position and numbers, from the issue
     assert [(m["heuristic"], m["moves"], m["expanded"]) for m in heuristics["methods"]] == [
@@ -52,9 +53,12 @@ def test_the_page_has_its_lessons():
 def test_a_lessons_numbers_are_what_solve_reports(lesson, method):
     request = {"puzzle": lesson["puzzle"], "board": lesson["board"], "algorithm": method["algorithm"],
                "heuristic": method["heuristic"]}
+    if method["heuristic"] == "yours":  # the lesson puts one of the examples in Your heuristic
+        request["heuristic_code"] = source(lesson["example"])
     answer = api.solve(request)
     assert (answer["length"], answer["stats"]["expanded"]) == (method["moves"], method["expanded"])
-    assert answer["optimal"] == (method["algorithm"] not in ("greedy", "weighted"))
+    shortest = min(m["moves"] for m in lesson["methods"] if m["algorithm"] not in ("greedy", "weighted"))
+    assert answer["optimal"] == (method["algorithm"] not in ("greedy", "weighted") and answer["length"] == shortest)
     iterations = answer["stats"].get("iterations", [])
     assert [i["bound"] for i in iterations] == method.get("bounds", [])
     assert [i["expanded"] for i in iterations] == method.get("iterations", [])
@@ -69,6 +73,13 @@ def test_a_lessons_numbers_are_what_solve_reports(lesson, method):
         assert [i["expanded"] for i in traced["stats"]["iterations"]][:-1] == method["iterations"][:-1]
     else:
         assert traced["expanded"] == method["expanded"]
+
+
+def test_the_overestimating_lessons_path_is_longer_and_said_so():
+    lesson = next(lesson for lesson in LESSONS if lesson["id"] == "overestimate")
+    answer = api.solve({"board": lesson["board"], "algorithm": "astar", "heuristic_code": source(lesson["example"])})
+    assert answer["longer_by"] == 4 and answer["shortest_length"] == 25
+    assert api.check_heuristic({"shape": "3x3", "heuristic_code": source(lesson["example"])})["admissible"] is False
 
 
 def test_the_misleading_lessons_greedy_path_is_longer_than_a_stars():

@@ -14,9 +14,8 @@ import json
 import math
 import time
 
-from .errors import InvalidBoard, SearchLimit, SlideLabError, TooLarge, Unsolvable
-from .heuristics import HEURISTICS, get_heuristic, heuristic_spec
-from .heuristics import pdb
+from .errors import BadRequest, InvalidBoard, MissingData, SearchLimit, SlideLabError, TooLarge, Unavailable, Unsolvable
+from .heuristics import HEURISTICS, get_heuristic, heuristic_spec, pdb, user
 from .puzzles import move_record
 from .puzzles.sliding import SlidingPuzzle, default_goal, parse_shape
 from .search import ALGORITHMS
@@ -30,6 +29,7 @@ MAX_FARTHEST = 100  # explore answers list at most this many farthest positions 
 EXPLORE_ENGINES = ("python", "numpy", "dask")  # pure Python (any puzzle), numpy and Dask (sliding, up to 12 cells)
 MAX_WORKERS = 256  # processes one parallel IDA* may ask for
 MAX_TRACE_STEPS = 2000  # expansions a trace records at most (and by default): some thousand nodes, about a megabyte
+VERIFY_SECONDS = 10  # how long a search with the user's heuristic may spend finding the shortest length to compare
 MAX_TRACE_NODES = 20_000  # nodes a trace records at most: where positions have dozens of moves, a few megabytes
 
 
@@ -60,21 +60,21 @@ def _option(request: dict, key: str, kind, default=None):
         return default
     if kind is bool:
         if not isinstance(value, bool):
-            raise InvalidBoard(f"'{key}' must be true or false")
+            raise BadRequest(f"'{key}' must be true or false")
         return value
     if kind is int:
         if isinstance(value, float) and value.is_integer():
             value = int(value)  # JSON from JavaScript may write 100 as 100.0
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise InvalidBoard(f"'{key}' must be a positive whole number")
+            raise BadRequest(f"'{key}' must be a positive whole number")
         return value
     if kind is float:
         if (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0
                 or isinstance(value, float) and not math.isfinite(value)):
-            raise InvalidBoard(f"'{key}' must be a positive number")
+            raise BadRequest(f"'{key}' must be a positive number")
         return float(min(value, 1e18))  # an int too large for a float means no limit
     if not isinstance(value, str):
-        raise InvalidBoard(f"'{key}' must be text")
+        raise BadRequest(f"'{key}' must be text")
     return value
 
 
@@ -82,13 +82,13 @@ def make_puzzle(request: dict):
     """The puzzle a request describes: {"board": text, "goal": text?, "puzzle": "sliding"?}, or a token puzzle
     {"puzzle": "knights" (or another preset), "board"?, "goal"?} or {"puzzle": "tokens", "board", "goal", "rule"}."""
     if not isinstance(request, dict):
-        raise InvalidBoard("the request must be a JSON object")
+        raise BadRequest("the request must be a JSON object")
     kind = _option(request, "puzzle", str, "sliding")
     board = _option(request, "board", str)
     goal = _option(request, "goal", str)
     if kind == "sliding":
         if request.get("rule") is not None:
-            raise InvalidBoard(NO_RULE)
+            raise BadRequest(NO_RULE)
         if board is None:
             raise InvalidBoard("no board given")
         return SlidingPuzzle.from_text(board, goal)
@@ -96,7 +96,7 @@ def make_puzzle(request: dict):
 
     if kind in PUZZLE_NAMES:
         return token_puzzle(kind, board, goal, _option(request, "rule", str))
-    raise InvalidBoard(f"unknown puzzle type '{kind}'; choose one of: sliding, {', '.join(PUZZLE_NAMES)}")
+    raise BadRequest(f"unknown puzzle type '{kind}'; choose one of: sliding, {', '.join(PUZZLE_NAMES)}")
 
 
 def solve_steps(request: dict):
@@ -111,31 +111,57 @@ def _solve_setup(request):
     name = _option(request, "algorithm", str, DEFAULT_ALGORITHM)
     algorithm = ALGORITHMS.get(name)
     if algorithm is None:
-        raise InvalidBoard(f"unknown algorithm '{name}'; choose one of: {', '.join(ALGORITHMS)}")
+        raise BadRequest(f"unknown algorithm '{name}'; choose one of: {', '.join(ALGORITHMS)}")
     if puzzle.kind not in algorithm.kinds:
-        raise InvalidBoard(f"the {name} algorithm does not solve {puzzle.kind} puzzles")
-    heuristic_name = _option(request, "heuristic", str, DEFAULT_HEURISTIC)
+        raise BadRequest(f"the {name} algorithm does not solve {puzzle.kind} puzzles")
+    heuristic_name = _heuristic_name(request)
     spec = heuristic_spec(heuristic_name)  # checked even where the algorithm uses none: a typo is never ignored
     if not algorithm.uses_heuristic:
         heuristic_name = "zero"
     elif puzzle.kind not in spec.kinds:
-        raise InvalidBoard(f"the {heuristic_name} heuristic does not apply to {puzzle.kind} puzzles")
+        raise BadRequest(f"the {heuristic_name} heuristic does not apply to {puzzle.kind} puzzles")
     if algorithm.default_weight is None:
         if request.get("weight") is not None:
-            raise InvalidBoard(f"a weight is for weighted A* (f = g + W * h); {name} takes none")
+            raise BadRequest(f"a weight is for weighted A* (f = g + W * h); {name} takes none")
         return puzzle, algorithm, heuristic_name, None
     weight = float(_option(request, "weight", float, algorithm.default_weight))
     return puzzle, algorithm, heuristic_name, int(weight) if weight.is_integer() else weight
 
 
+def _heuristic_name(request) -> str:
+    """The heuristic a request names: "yours" for a Python callable (the Python API) or code with no other name."""
+    value = request.get("heuristic")
+    if callable(value):
+        return user.NAME
+    name = _option(request, "heuristic", str, user.NAME if request.get("heuristic_code") is not None
+                   else DEFAULT_HEURISTIC)
+    if name != user.NAME and request.get("heuristic_code") is not None:
+        raise BadRequest(f"'heuristic_code' is your own heuristic's code: it goes with the heuristic "
+                         f"'{user.NAME}', not '{name}'")
+    return name
+
+
+def _estimator(request, name, puzzle):
+    """The heuristic `name` built for `puzzle`; "yours" from the request's code (or callable)."""
+    if name != user.NAME:
+        return get_heuristic(name, puzzle)
+    value = request.get("heuristic")
+    if callable(value):
+        return user.user_heuristic(puzzle, callable_=value)
+    code = _option(request, "heuristic_code", str)
+    if code is None:
+        user.needs_code(puzzle)
+    return user.user_heuristic(puzzle, code, _option(request, "heuristic_function", str, user.DEFAULT_FUNCTION))
+
+
 def _solve(request):
     puzzle, algorithm, heuristic_name, weight = _solve_setup(request)
     name = algorithm.name
-    heuristic = get_heuristic(heuristic_name, puzzle)
+    heuristic = _estimator(request, heuristic_name, puzzle)
     all_solutions = _option(request, "all_solutions", bool, False)
     if all_solutions and not algorithm.all_solutions:
         able = ", ".join(a.name for a in ALGORITHMS.values() if a.all_solutions)
-        raise InvalidBoard(f"{name} finds one solution; all shortest solutions are listed by: {able}")
+        raise BadRequest(f"{name} finds one solution; all shortest solutions are listed by: {able}")
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     puzzle.check_solvable()
     options = {"all_solutions": all_solutions, "weight": weight, "workers": _workers(request, name)}
@@ -143,7 +169,29 @@ def _solve(request):
         result = yield from _probe_then_prove(puzzle, algorithm, heuristic, limits, options)
     else:
         result = yield from algorithm.start(puzzle, heuristic, limits, options)
-    return _answer(puzzle, algorithm, heuristic_name, heuristic, weight, result, all_solutions)
+    answer = _answer(puzzle, algorithm, heuristic_name, heuristic, weight, result, all_solutions)
+    if heuristic_name == user.NAME and answer["ok"] and algorithm.uses_heuristic:
+        yield from _compare_with_shortest(puzzle, answer, limits)
+    return answer
+
+
+def _compare_with_shortest(puzzle, answer, limits):
+    """A path found with the user's heuristic is shortest only if that heuristic never overestimates, which nothing
+    has proved: compare it with the shortest length, found by IDA* with the strongest built-in heuristic within
+    VERIFY_SECONDS. Sets "optimal" (the path is as short as the shortest), "shortest_length" (None: not found in
+    time) and "longer_by"."""
+    started = time.perf_counter()
+    seconds = VERIFY_SECONDS if limits.max_seconds is None else min(VERIFY_SECONDS, limits.max_seconds)
+    try:
+        result = yield from ALGORITHMS["idastar"].start(puzzle, get_heuristic("auto", puzzle),
+                                                         Limits(None, seconds, started), {})
+        shortest = len(result.moves)
+    except (SearchLimit, TooLarge, MissingData):
+        shortest = None
+    answer["shortest_length"] = shortest
+    answer["optimal"] = shortest is not None and answer["length"] == shortest
+    if shortest is not None and answer["length"] > shortest:
+        answer["longer_by"] = answer["length"] - shortest
 
 
 def _answer(puzzle, algorithm, heuristic_name, heuristic, weight, result, all_solutions):
@@ -174,14 +222,14 @@ def _workers(request, algorithm_name) -> int:
     if value is None or value == 1 and not isinstance(value, bool):
         return 1
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_WORKERS:
-        raise InvalidBoard(f"'workers' must be a whole number from 0 (one per core) to {MAX_WORKERS}")
+        raise BadRequest(f"'workers' must be a whole number from 0 (one per core) to {MAX_WORKERS}")
     if algorithm_name != "idastar":
-        raise InvalidBoard(f"only IDA* is split over workers; {algorithm_name} runs on one (leave 'workers' out)")
+        raise BadRequest(f"only IDA* is split over workers; {algorithm_name} runs on one (leave 'workers' out)")
     from .search.parallel_idastar import available, cores
 
     why_not = available()
     if why_not is not None:
-        raise InvalidBoard(why_not)
+        raise Unavailable(why_not)
     return value or cores()
 
 
@@ -247,7 +295,8 @@ def _probe(puzzle, algorithm, heuristic, limits, options):
 
 def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
     """Solve a puzzle: {"board", "goal"?, "puzzle"?, "algorithm"?, "heuristic"?, "all_solutions"?, "max_nodes"?,
-    "max_seconds"?, "workers"?} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ...}."""
+    "max_seconds"?, "workers"?} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats",
+    ...}."""
     try:
         return run(solve_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
@@ -260,7 +309,7 @@ def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
 # subtrees it is handed with the bound it is given, and the page runs the iterations as parallel_idastar does with
 # processes; `join` turns the path found into the solve answer, checked by replaying it.
 MAX_SUBTREES = 4096
-_SPLITS = {}  # the last split, by request: a pool worker searches many subtrees of one split
+_SPLITS: dict[str, tuple] = {}  # the last split, by request: a pool worker searches many subtrees of one split
 
 
 def _split_setup(request):
@@ -268,12 +317,12 @@ def _split_setup(request):
     pool's workers impose none)."""
     puzzle, algorithm, heuristic_name, _ = _solve_setup(request)
     if algorithm.name != "idastar":
-        raise InvalidBoard(f"only IDA* is split over workers; {algorithm.name} runs on one")
+        raise BadRequest(f"only IDA* is split over workers; {algorithm.name} runs on one")
     wanted = _option(request, "subtrees", int)
     if wanted is None or wanted > MAX_SUBTREES:
-        raise InvalidBoard(f"'subtrees' must be a whole number from 1 to {MAX_SUBTREES}")
+        raise BadRequest(f"'subtrees' must be a whole number from 1 to {MAX_SUBTREES}")
     if request.get("max_nodes") is not None or request.get("max_seconds") is not None:
-        raise InvalidBoard("a search split over workers takes no max_nodes or max_seconds; a limited search runs "
+        raise BadRequest("a search split over workers takes no max_nodes or max_seconds; a limited search runs "
                            "on one")
     _option(request, "all_solutions", bool, False)
     puzzle.check_solvable()
@@ -283,12 +332,12 @@ def _split_setup(request):
 def _split(request):
     """(puzzle, heuristic, goals, frontier, expanded, generated) of a split request."""
     if not isinstance(request, dict):
-        raise InvalidBoard("the request must be a JSON object")
+        raise BadRequest("the request must be a JSON object")
     key = json.dumps({k: v for k, v in request.items() if k not in ("subtree", "bound")}, sort_keys=True)
     if key in _SPLITS:
         return _SPLITS[key]
     puzzle, heuristic_name, wanted = _split_setup(request)
-    heuristic = get_heuristic(heuristic_name, puzzle)
+    heuristic = _estimator(request, heuristic_name, puzzle)
     from .search.parallel_idastar import split
 
     _SPLITS.clear()
@@ -355,7 +404,7 @@ def _subtree(request):
                       int(bound) if isinstance(bound, float) and bound.is_integer() else bound)
     if (not indices or any(isinstance(v, bool) or not isinstance(v, int) for v in indices + [bound])
             or not all(0 <= i < len(frontier or ()) for i in indices)):
-        raise InvalidBoard("'subtree' must be the index of a subtree of the split (or a list of them), "
+        raise BadRequest("'subtree' must be the index of a subtree of the split (or a list of them), "
                            "'bound' a whole number")
     import copy
 
@@ -389,12 +438,15 @@ def join(request: dict, result) -> dict:
         from .search.control import SearchResult, Stats
 
         puzzle, algorithm, heuristic_name, weight = _solve_setup(request)
-        heuristic = get_heuristic(heuristic_name, puzzle)
+        heuristic = _estimator(request, heuristic_name, puzzle)
         all_solutions = _option(request, "all_solutions", bool, False)
         if not isinstance(result, SearchResult):
             if not isinstance(result, dict) or not isinstance(result.get("moves"), list):
-                raise InvalidBoard("a parallel result has the moves found")
-            tupled = (lambda ms: [tuple(m) if isinstance(m, list) else m for m in ms])
+                raise BadRequest("a parallel result has the moves found")
+
+            def tupled(ms):
+                return [tuple(m) if isinstance(m, list) else m for m in ms]
+
             stats = result.get("stats") or {}
             counts = Stats(int(stats.get("expanded", 0)), int(stats.get("generated", 0)), len(result["moves"]) + 1)
             counts.iterations = list(stats.get("iterations", []))
@@ -418,11 +470,11 @@ def _trace(request):
     puzzle, algorithm, heuristic_name, weight = _solve_setup(request)
     if not algorithm.traceable:
         able = ", ".join(a.name for a in ALGORITHMS.values() if a.traceable)
-        raise InvalidBoard(f"{algorithm.name} cannot be traced; these can: {able}")
+        raise BadRequest(f"{algorithm.name} cannot be traced; these can: {able}")
     max_steps = _option(request, "max_steps", int, MAX_TRACE_STEPS)
     if max_steps > MAX_TRACE_STEPS:
-        raise InvalidBoard(f"'max_steps' is at most {MAX_TRACE_STEPS:,} (a trace records every node)")
-    heuristic = get_heuristic(heuristic_name, puzzle)
+        raise BadRequest(f"'max_steps' is at most {MAX_TRACE_STEPS:,} (a trace records every node)")
+    heuristic = _estimator(request, heuristic_name, puzzle)
     puzzle.check_solvable()
     from .search.trace import trace as trace_search  # only traces pay for importing it
 
@@ -457,16 +509,16 @@ def explore_steps(request: dict):
 def _explore_puzzle(request):
     """The puzzle an explore request describes: a sliding {"shape": "3x3", "goal"?} or any solve-style request."""
     if not isinstance(request, dict):
-        raise InvalidBoard("the request must be a JSON object")
+        raise BadRequest("the request must be a JSON object")
     shape = _option(request, "shape", str)
     if shape is None:
         return make_puzzle(request)
     if request.get("board") is not None:
-        raise InvalidBoard("give either a shape or a board, not both")
+        raise BadRequest("give either a shape or a board, not both")
     if _option(request, "puzzle", str, "sliding") != "sliding":
-        raise InvalidBoard("a shape describes a sliding board; give a board for other puzzles")
+        raise BadRequest("a shape describes a sliding board; give a board for other puzzles")
     if request.get("rule") is not None:
-        raise InvalidBoard(NO_RULE)
+        raise BadRequest(NO_RULE)
     rows, cols = parse_shape(shape)
     goal = _option(request, "goal", str)
     if goal is None:
@@ -518,7 +570,7 @@ def _explore_engine(request, puzzle) -> str:
     engine = _option(request, "engine", str)
     if request.get("scheduler") is not None:
         if engine not in (None, "dask"):
-            raise InvalidBoard("a scheduler address is for the dask engine")
+            raise BadRequest("a scheduler address is for the dask engine")
         engine = "dask"
     if engine is None:
         from .search.explore import INDEXED_CELLS, MAX_POSITIONS
@@ -530,9 +582,9 @@ def _explore_engine(request, puzzle) -> str:
             return "python"  # which refuses it, naming the `scale` extra
         return "numpy"
     if engine not in EXPLORE_ENGINES:
-        raise InvalidBoard(f"unknown explore engine '{engine[:20]}'; choose one of: {', '.join(EXPLORE_ENGINES)}")
+        raise BadRequest(f"unknown explore engine '{engine[:20]}'; choose one of: {', '.join(EXPLORE_ENGINES)}")
     if engine != "python" and puzzle.kind != "sliding":
-        raise InvalidBoard(f"the {engine} engine explores sliding boards; token puzzles are explored in Python")
+        raise BadRequest(f"the {engine} engine explores sliding boards; token puzzles are explored in Python")
     return engine
 
 
@@ -547,26 +599,59 @@ def explore(request: dict, on_progress=None, should_cancel=None) -> dict:
         return error(e.code, str(e))
 
 
+def check_heuristic_steps(request: dict):
+    """Generator form of `check_heuristic`: yields progress dicts, returns the answer dict."""
+    return (yield from _guarded(_check_heuristic(request)))
+
+
+def _check_heuristic(request):
+    if not isinstance(request, dict):
+        raise BadRequest("the request must be a JSON object")
+    puzzle = _explore_puzzle(request)
+    name = _heuristic_name(request)
+    if puzzle.kind not in heuristic_spec(name).kinds:
+        raise BadRequest(f"the {name} heuristic does not apply to {puzzle.kind} puzzles")
+    heuristic = _estimator(request, name, puzzle)
+    limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
+    from .heuristics.check import check_steps
+
+    answer = yield from check_steps(puzzle, heuristic, limits)
+    answer.update(puzzle=puzzle.kind, goal=puzzle.format(puzzle.goal), heuristic=name)
+    return answer
+
+
+def check_heuristic(request: dict, on_progress=None, should_cancel=None) -> dict:
+    """Check a heuristic against the true distances: {"heuristic_code", "heuristic_function"?} (or "heuristic": a
+    built-in name or, from Python, a callable) with {"shape": "3x3", "goal"?} or a puzzle like explore's, and
+    "max_seconds"? -> {"ok": true, "complete", "positions", "admissible", "consistent", "worst"?, "move"?, "mean_h",
+    "mean_distance", "exact_share", "overestimated", "by_distance", "stats", ...} (heuristics/check.py)."""
+    try:
+        return run(check_heuristic_steps(request), on_progress, should_cancel)
+    except SlideLabError as e:
+        return error(e.code, str(e))
+
+
 def pattern_databases(request: dict, build: bool = False, on_progress=None) -> dict:
     """The pattern-database tables a request needs, and whether each is at hand: {"ok": true, "tables": [{"name",
     "ready"}], "ready": bool}. A shape ({"shape": "4x4", "goal"?}) asks for every table of that board; any other
     request is a solve request, answered with the tables that very search would use (none, "tables": [], when it
     waits for no pattern databases: a token puzzle, an algorithm without a heuristic or that answers at once (quick),
     a heuristic other than auto or pdb, a board too large for tables with auto). This is the one place that decides
-    it, for the CLI and the page alike. With `build`, missing tables are built and saved in the cache folder, `on_progress({"type": "build", "table",
+    it, for the CLI and the page alike. With `build`, missing tables are built and saved in the cache folder,
+    `on_progress({"type": "build", "table",
     "done", "total"})` told as it goes.
     """
     try:
         if isinstance(request, dict) and request.get("shape") is not None:
             puzzle = _explore_puzzle(request)
             if not pdb.plan(puzzle):
-                raise InvalidBoard(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
+                raise BadRequest(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
         else:
             puzzle, algorithm, heuristic_name, _ = _solve_setup(request)
             uses = (algorithm.uses_heuristic and algorithm.waits_for_tables and puzzle.kind == "sliding"
                     and heuristic_name in ("auto", "pdb"))
             if heuristic_name == "pdb" and uses and not pdb.plan(puzzle):
-                raise InvalidBoard(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
+                raise BadRequest(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
             puzzle = puzzle if uses else None
         plan = pdb.plan(puzzle) if puzzle is not None else []
         if build:
@@ -609,7 +694,9 @@ def check(request: dict) -> dict:
 def describe() -> dict:
     """Every algorithm and heuristic with a one-line description (for selectors and `--help`; an algorithm also says
     whether its paths are shortest, whether it uses a heuristic, the puzzles it solves, the weight it takes by default
-    (null for none) and whether it can be traced), the token-puzzle presets and move rules."""
+    (null for none) and whether it can be traced), the token-puzzle presets and move rules, and example heuristics
+    in Python written against the user contract (heuristics/user.py)."""
+    from .heuristics.examples import examples
     from .puzzles.tokens import PRESETS, RULE_DESCRIPTIONS
 
     return {
@@ -620,4 +707,5 @@ def describe() -> dict:
                         "puzzles": sorted(h.kinds)} for h in HEURISTICS.values()],
         "presets": [p.as_dict() for p in PRESETS.values()],
         "rules": [{"name": name, "description": text} for name, text in RULE_DESCRIPTIONS.items()],
+        "heuristic_examples": examples(),
     }

@@ -21,7 +21,7 @@ import time
 from collections import deque
 
 from . import api
-from .errors import SlideLabError
+from .errors import SlideLabError, Unavailable
 from .heuristics import get_heuristic
 from .search import ALGORITHMS
 from .search.parallel_idastar import cores, how_it_ended
@@ -108,6 +108,9 @@ def _record(position, answer) -> dict:
     if answer["ok"]:
         record.update(ok=True, length=answer["length"], optimal=answer["optimal"], moves=answer["moves"],
                       stats=answer["stats"])
+        for key in ("shortest_length", "longer_by"):  # with your own heuristic: what is known of the shortest
+            if key in answer:
+                record[key] = answer[key]
     else:
         record.update(ok=False, error=answer["error"])
     return record
@@ -132,7 +135,7 @@ def run(positions, options: dict, workers: int = 1, engine: str = "processes", s
         yield from _on_dask(todo, requests, workers, scheduler, used)
     elif workers <= 1 or len(todo) <= 1:
         used.update(engine="processes", workers=1)
-        for position, request in zip(todo, requests):
+        for position, request in zip(todo, requests, strict=True):
             yield _record(position, api.solve(request))
     else:
         used.update(engine="processes", workers=min(workers, len(todo)))
@@ -246,17 +249,25 @@ def _on_processes(todo, requests, workers):
 def _on_dask(todo, requests, workers, scheduler, used):
     """Solve on a Dask cluster: the one at `scheduler`, else a local one of `workers` processes (as explore's dask
     engine does); each Dask worker loads its own tables."""
-    import distributed
+    try:
+        import distributed
+    except ImportError:
+        raise Unavailable('solving on Dask needs dask.distributed: pip install ".[scale]"') from None
 
     from .search.dask_explore import connect, local_cluster
 
     cluster = local_cluster(max(workers, 1)) if scheduler is None else None
-    client = connect(distributed, scheduler or cluster)
+    try:
+        client = connect(distributed, scheduler or cluster)
+    except BaseException:
+        if cluster is not None:
+            cluster.close()
+        raise
     used.update(engine="dask", workers=max(workers, 1) if cluster is not None
                 else len(client.scheduler_info()["workers"]))
     try:
         futures = {client.submit(_solve_one, request, pure=False): position
-                   for position, request in zip(todo, requests)}
+                   for position, request in zip(todo, requests, strict=True)}
         for future in distributed.as_completed(futures, loop=client.loop):
             position = futures[future]
             try:

@@ -1,27 +1,31 @@
 """The `slidelab` command: a thin shell over slidelab.api.
 
-Exit codes: 0 success, 1 no solution exists or none was found within the limits, 2 invalid input, 3 a bug in
-slidelab (the message says what failed).
+Exit codes: 0 success, 1 no solution exists or none was found within the limits, 2 invalid input (a bad board,
+option or file, or an error in the user's own heuristic), 3 a bug in slidelab (the message says what failed), 4 data
+missing or damaged (a pattern database not built, a damaged table file), 5 not available here (an optional package,
+a Dask cluster that cannot be reached, a platform without the processes parallel search needs).
 With --json one JSON object is printed on stdout; otherwise readable text. Errors go to stderr in one line.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
+import signal
 import sys
 import textwrap
 
 from . import api
-from .errors import SlideLabError
+from .errors import SearchLimit, SlideLabError, exit_status
 from .heuristics import HEURISTICS
 from .heuristics.pdb import ENV_DIR, cache_dir, write_files
 from .puzzles.sliding import parse_shape
 from .puzzles.tokens import PRESETS, RULES
 
-EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID = 0, 1, 2
 _PUZZLE_HELP = (f"puzzle type: sliding (the default), tokens (BOARD, --goal and --rule), or a token preset: "
                 f"{', '.join(PRESETS)}")
 _SHAPE = re.compile(r"\s*\d+\s*[xX×]\s*\d+\s*")
@@ -57,8 +61,19 @@ def _method_arguments(parser) -> None:
     parser.add_argument("--goal", help="the goal position (default: 1..N-1, blank bottom right; a preset's goal)")
     parser.add_argument("--puzzle", default="sliding", help=_PUZZLE_HELP)
     parser.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
-    parser.add_argument("--algorithm", default=api.DEFAULT_ALGORITHM, help="search algorithm (listed by `slidelab solve --help`)")
-    parser.add_argument("--heuristic", default=api.DEFAULT_HEURISTIC, help="heuristic for informed searches")
+    parser.add_argument("--algorithm", default=api.DEFAULT_ALGORITHM,
+                        help="search algorithm (listed by `slidelab solve --help`)")
+    parser.add_argument("--heuristic", help=f"heuristic for informed searches (default {api.DEFAULT_HEURISTIC}; "
+                        "'yours' with --heuristic-file)")
+    _heuristic_file_arguments(parser, "--heuristic-function")
+
+
+def _heuristic_file_arguments(parser, function_option: str) -> None:
+    """--heuristic-file (your own heuristic in Python) and the option naming its function."""
+    parser.add_argument("--heuristic-file", metavar="FILE.py", help="your own heuristic: a Python file defining "
+                        "h(board) (board.tiles, board.goal, board.rows, board.cols; see docs/your-heuristic.md)")
+    parser.add_argument(function_option, dest="heuristic_function", metavar="NAME",
+                        help="the function of --heuristic-file to use (default h)")
     parser.add_argument("--weight", type=float, help="W of the weighted algorithm, f = g + W * h (default 2)")
 
 
@@ -89,10 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
                          "their start")
     explore.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
     explore.add_argument("--engine", choices=api.EXPLORE_ENGINES,
-                         help="python (any puzzle, up to 2,000,000 positions), numpy (sliding boards of up to 12 cells: "
+                         help="python (any puzzle, up to 2,000,000 positions), numpy (sliding boards of up to 12 "
+                         "cells: "
                          "a few bits a position) or dask (the same on a Dask cluster); default: python, else numpy "
                          "for a larger board when numpy is installed")
-    explore.add_argument("--scheduler", metavar="ADDRESS", help="run the dask engine on this cluster (tcp://host:port); "
+    explore.add_argument("--scheduler", metavar="ADDRESS",
+                         help="run the dask engine on this cluster (tcp://host:port); "
                          "without it --engine dask starts a local one")
     explore.add_argument("--workers", type=int, help="worker processes of the local Dask cluster (default 2)")
     explore.add_argument("--max-nodes", type=int, help="give up after expanding this many positions")
@@ -115,6 +132,23 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--resume", metavar="OUT", help="JSON lines of an earlier run: skip the positions it "
                        "answered, and append the new answers to it")
     batch.add_argument("--json", action="store_true", help="print JSON lines (the summary last)")
+    check = sub.add_parser(
+        "check-heuristic", help="check your own heuristic: admissible? consistent? how informed?",
+        description="Check a heuristic against the true distances: on boards of up to 2,000,000 positions every "
+                    "position that can reach the goal and every move (a proof either way, with the worst "
+                    "counterexample); on larger boards a sample of positions of known distance (no proof). "
+                    "FILE.py defines h(board); see docs/your-heuristic.md.")
+    check.add_argument("heuristic_file", metavar="FILE.py", help="your heuristic: a Python file defining h(board)")
+    check.add_argument("board", metavar="BOARD", nargs="?", help="the goal's board (or give --shape); the checked "
+                       "positions are all those that can reach its goal")
+    check.add_argument("--shape", help="a board shape like 3x3, with the default goal (or --goal)")
+    check.add_argument("--goal", help="the goal position (default: 1..N-1, blank bottom right; a preset's goal)")
+    check.add_argument("--puzzle", default="sliding", help=_PUZZLE_HELP)
+    check.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
+    check.add_argument("--function", dest="heuristic_function", metavar="NAME",
+                       help="the function of FILE.py to check (default h)")
+    check.add_argument("--max-seconds", type=float, help="give up after this many seconds")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
     pdb = sub.add_parser(
         "pdb", help="build the pattern databases for a board shape",
         description="Build (once) the pattern-database tables for boards of a shape, with the goal's blank in a "
@@ -128,8 +162,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _FileError(Exception):
+    """A file named on the command line cannot be read (the message says why)."""
+
+
+def _read_text(path: str, what: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except UnicodeDecodeError:
+        raise _FileError(f"cannot read {what} {path}: it is not UTF-8 text") from None
+    except OSError as e:
+        raise _FileError(f"cannot read {what} {path}: {e.strerror or e}") from None
+
+
 def _request(args) -> dict:
     request = {k: v for k, v in vars(args).items() if k not in ("command", "json") and v is not None}
+    if "heuristic_file" in request:  # your own heuristic: its code travels in the request
+        request["heuristic_code"] = _read_text(request.pop("heuristic_file"), "the heuristic file")
+    elif "heuristic_function" in request:
+        raise _FileError("--heuristic-function names a function of --heuristic-file; give the file too")
     if "all_solutions" in request and not request["all_solutions"]:
         del request["all_solutions"]
     if "position" in request:  # explore: a shape like 3x3, or a board
@@ -138,10 +190,31 @@ def _request(args) -> dict:
     return request
 
 
+@contextlib.contextmanager
+def _time_limit(request: dict):
+    """With your own heuristic and --max-seconds, stop the search even while it is inside your function (the search
+    itself looks at the clock only between two calls of it): an alarm a second after the limit."""
+    seconds = request.get("max_seconds")
+    if request.get("heuristic_code") is None or not seconds or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def stop(signum, frame):
+        raise SearchLimit(f"the time limit ({seconds:g} s) passed while your heuristic was running")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds + 1)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _exit_code(answer: dict) -> int:
     if answer["ok"]:
         return EXIT_OK
-    return {"invalid": EXIT_INVALID, "internal": EXIT_INTERNAL}.get(answer["error"]["code"], EXIT_NO_SOLUTION)
+    return exit_status(answer["error"]["code"])
 
 
 def _n_moves(count: int) -> str:
@@ -163,6 +236,7 @@ def _print_solve(answer: dict) -> None:
     print(f"{_n_moves(answer['length'])} ({kind}), {_method(answer)}")
     if not answer["optimal"] and "lower_bound" in answer:
         print(f"the shortest solution has at least {answer['lower_bound']} moves")
+    _print_shortest(answer)
     _print_moves(answer)
     if "solution_count" in answer:
         print(f"{answer['solution_count']} shortest solutions")
@@ -173,6 +247,21 @@ def _print_solve(answer: dict) -> None:
         _print_parallel(answer["parallel"])
 
 
+def _print_shortest(answer: dict) -> None:
+    """What is known of a path found with your own heuristic against the shortest."""
+    if "shortest_length" not in answer:
+        return
+    shortest = answer["shortest_length"]
+    if shortest is None:
+        print("not guaranteed shortest: your heuristic is not known to be admissible, and the shortest length was "
+              f"not found within {api.VERIFY_SECONDS} s to compare")
+    elif answer.get("longer_by"):
+        print(f"{_n_moves(answer['longer_by'])} longer than the shortest ({shortest}): your heuristic overestimates "
+              "somewhere (slidelab check-heuristic shows where)")
+    else:
+        print(f"as short as the shortest ({shortest}, found with the built-in heuristics)")
+
+
 def _print_moves(answer: dict) -> None:
     print("moves: " + (" ".join(map(str, answer.get("notation", answer["moves"]))) or "(already solved)"))
 
@@ -180,7 +269,9 @@ def _print_moves(answer: dict) -> None:
 def _print_stats(s: dict) -> None:
     stored = f", stored {s['stored']:,}" if "stored" in s else ""  # a truncated trace has no stored count
     open_peak = f", open list peak {s['open_peak']:,}" if "open_peak" in s else ""
-    print(f"expanded {s['expanded']:,}, generated {s['generated']:,}{stored}{open_peak}, {s['elapsed_s']:.3f} s")
+    reopened = f", reopened {s['reopened']:,}" if s.get("reopened") else ""
+    print(f"expanded {s['expanded']:,}, generated {s['generated']:,}{stored}{open_peak}{reopened}, "
+          f"{s['elapsed_s']:.3f} s")
 
 
 def _print_parallel(p: dict) -> None:
@@ -222,6 +313,41 @@ def _print_trace(answer: dict) -> None:
             _print_moves(answer)
     if answer["truncated"]:
         print(answer["note"])
+    _print_stats(answer["stats"])
+
+
+def _check_request(request: dict) -> dict:
+    """check-heuristic's request: the file's code, and a shape or a board (a shape like 3x3 given as the board)."""
+    request = dict(request)
+    if "board" in request and _SHAPE.fullmatch(request["board"]) and "shape" not in request:
+        request["shape"] = request.pop("board")
+    return request
+
+
+def _print_check(answer: dict) -> None:
+    n = answer["positions"]
+    if answer["complete"]:
+        print(f"{answer['heuristic']}: every position that can reach the goal checked, {n:,} positions")
+    else:
+        sample = answer["sample"]
+        print(f"{answer['heuristic']}: a sample of {n:,} positions of known distance checked (Korf's 100: "
+              f"{sample['korf100']}, random positions solved: {sample['random_solved']}), too many positions to "
+              "check them all: a counterexample disproves, none proves nothing")
+    verdict = {True: "yes", False: "no", None: "no counterexample found (not proved)"}
+    worst = answer.get("worst")
+    line = f"admissible: {verdict[answer['admissible']]}"
+    if worst:
+        line += (f"; it overestimates on {answer['overestimated']:,} positions, the most at {worst['board']}: h "
+                 f"{worst['h']}, true distance {worst['distance']}")
+    print(line)
+    move = answer.get("move")
+    line = f"consistent: {verdict[answer['consistent']]}"
+    if move:
+        line += (f"; h drops by {move['h_from'] - move['h_to']} in one move, from {move['from']} (h {move['h_from']})"
+                 f" to {move['to']} (h {move['h_to']})")
+    print(line)
+    print(f"informed: mean h {answer['mean_h']:.2f} against a mean true distance {answer['mean_distance']:.2f}; h "
+          f"exact on {100 * answer['exact_share']:.1f}% of the positions")
     _print_stats(answer["stats"])
 
 
@@ -344,15 +470,21 @@ def _batch(args) -> int:
 
     if args.algorithm not in ALGORITHMS:
         return refuse(f"unknown algorithm '{args.algorithm}'; choose one of: {', '.join(ALGORITHMS)}")
-    if args.heuristic not in HEURISTICS:
+    if args.heuristic is not None and args.heuristic not in HEURISTICS:
         return refuse(f"unknown heuristic '{args.heuristic}'; choose one of: {', '.join(HEURISTICS)}")
     if not 0 <= args.workers <= api.MAX_WORKERS:
         return refuse(f"--workers must be from 0 (one per core) to {api.MAX_WORKERS}")
     if args.scheduler and args.engine != "dask":
         return refuse("--scheduler is for --engine dask")
+    reading = "standard input" if args.file == "-" else args.file
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-        done = set()
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
+        done: set = set()
+        reading = args.resume
         if args.resume and os.path.exists(args.resume):
             with open(args.resume, encoding="utf-8") as f:
                 done = batch.done_keys(f)
@@ -361,16 +493,23 @@ def _batch(args) -> int:
             resume.seek(resume.tell() - 1)
             if resume.read(1) != "\n":  # an interrupted run's last line, cut short: start a new one
                 resume.write("\n")
-    except (OSError, UnicodeDecodeError) as e:
-        return refuse(f"cannot read {e.filename or args.file}: {e.strerror or e}")
+    except UnicodeDecodeError:
+        return refuse(f"cannot read {reading}: it is not UTF-8 text")
+    except OSError as e:
+        return refuse(f"cannot read {e.filename or reading}: {e.strerror or e}")
     every = batch.read_positions(text)
     positions = [p for p in every if p.board is None or (p.name, p.board) not in done]
     skipped = len(every) - len(positions)
-    options = {k: v for k, v in vars(args).items() if v is not None and k in (
-        "goal", "puzzle", "rule", "algorithm", "heuristic", "weight", "max_nodes", "max_seconds")}
+    try:
+        method = _request(args)
+    except _FileError as e:
+        return refuse(str(e))
+    options = {k: v for k, v in method.items() if k in (
+        "goal", "puzzle", "rule", "algorithm", "heuristic", "weight", "max_nodes", "max_seconds", "heuristic_code",
+        "heuristic_function")}
     if positions and positions[0].board is not None:
         _prepare_databases(dict(options, board=positions[0].board))
-    clock, records, used = batch.Clock(), [], {}
+    clock, records, used = batch.Clock(), [], dict[str, object]()
     progress = _BatchProgress(clock, len(positions))
     runner = batch.run(positions, options, batch.cpu_workers(args.workers), args.engine, args.scheduler, used)
     try:
@@ -386,7 +525,8 @@ def _batch(args) -> int:
             progress.draw(len(records))
     except SlideLabError as e:  # the Dask cluster cannot be reached, say
         progress.clear()
-        return refuse(str(e))
+        print(f"slidelab: {e.code}: {e}", file=sys.stderr)
+        return e.exit_status
     except KeyboardInterrupt:
         progress.clear()
         print(f"slidelab: stopped after {len(records)} positions"
@@ -453,7 +593,8 @@ def _batch_line(record: dict) -> str:
         return f"{record['name']}  {record['error']['code']}: {record['error']['message']}"
     s = record["stats"]
     kind = "optimal" if record["optimal"] else "not necessarily shortest"
-    return f"{record['name']}  {_n_moves(record['length'])} ({kind})  {s['expanded']:,} expanded  {s['elapsed_s']:.2f} s"
+    return (f"{record['name']}  {_n_moves(record['length'])} ({kind})  {s['expanded']:,} expanded  "
+            f"{s['elapsed_s']:.2f} s")
 
 
 def _batch_summary(s: dict) -> str:
@@ -470,19 +611,27 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "batch":
         return _batch(args)
+    try:
+        request = _request(args) if args.command != "pdb" else {}
+    except _FileError as e:
+        print(f"slidelab: invalid: {e}", file=sys.stderr)
+        return EXIT_INVALID
     if args.command in ("solve", "trace"):
-        request = _request(args)
         _prepare_databases(request)
-        if args.command == "solve":
-            answer, printer = api.solve(request), _print_solve
-        else:
-            answer, printer = api.trace(request), _print_trace
+        with _time_limit(request):
+            if args.command == "solve":
+                answer, printer = api.solve(request), _print_solve
+            else:
+                answer, printer = api.trace(request), _print_trace
+    elif args.command == "check-heuristic":
+        with _time_limit(request):
+            answer, printer = api.check_heuristic(_check_request(request)), _print_check
     elif args.command == "pdb":
         answer = _pdb(args)
         printer = _print_pdb
     else:
         bar = _ExploreProgress()
-        answer = api.explore(_request(args), on_progress=bar)
+        answer = api.explore(request, on_progress=bar)
         bar.close()
         printer = _print_explore
     try:

@@ -1,16 +1,50 @@
-"""Typed errors raised inside the engine; slidelab.api turns them into {"ok": false, ...} answers."""
+"""Typed errors raised inside the engine; slidelab.api turns them into {"ok": false, ...} answers.
+
+One class per kind of failure, each with the error code the api answers and the exit status the CLI gives it
+(README, "Errors"): a bad request is not a bad board, nor a missing table, nor a cluster that cannot be reached.
+"""
 
 
 class SlideLabError(Exception):
-    """Base class; `code` is the machine-readable error code used at the api boundary."""
+    """Base class; `code` is the machine-readable error code used at the api boundary, `exit_status` the CLI's."""
 
     code = "error"
+    exit_status = 1
 
 
-class InvalidBoard(SlideLabError, ValueError):
-    """Malformed input: bad board text, shape mismatch, unknown option."""
+class BadRequest(SlideLabError, ValueError):
+    """A request the engine cannot take: an unknown algorithm or heuristic, an option out of range or of the wrong
+    type, options that do not go together."""
 
     code = "invalid"
+    exit_status = 2
+
+
+class InvalidBoard(BadRequest):
+    """Malformed position: bad board text, a shape mismatch, a tile twice, a goal that does not fit the board."""
+
+
+class UserCodeError(BadRequest):
+    """A user's own heuristic failed: a syntax error, an exception, a value that is not a non-negative whole number,
+    or a value other than 0 at the goal; the message names the line of the user's code."""
+
+    code = "user_code"
+
+
+class MissingData(SlideLabError):
+    """Data the engine needs is not at hand or is not sound: a pattern-database table not built yet, a table file
+    that is damaged or of another version."""
+
+    code = "missing_data"
+    exit_status = 4
+
+
+class Unavailable(SlideLabError):
+    """What the request needs is not available here: an optional package (numpy, Dask), a Dask scheduler that cannot
+    be reached, a platform without the processes parallel search needs."""
+
+    code = "unavailable"
+    exit_status = 5
 
 
 class Unsolvable(SlideLabError):
@@ -35,3 +69,16 @@ class Cancelled(SlideLabError):
     """The caller asked the search to stop."""
 
     code = "cancelled"
+
+
+INTERNAL_EXIT_STATUS = 3  # the api's "internal" code: a bug in Slide Lab
+
+
+def exit_status(code: str) -> int:
+    """The CLI's exit status for an api error code."""
+    if code == "internal":
+        return INTERNAL_EXIT_STATUS
+    for kind in (BadRequest, UserCodeError, MissingData, Unavailable, Unsolvable, TooLarge, SearchLimit, Cancelled):
+        if kind.code == code:
+            return kind.exit_status
+    return SlideLabError.exit_status

@@ -33,7 +33,8 @@ def serious_violations(page: Page) -> list[str]:
     found = page.evaluate("""async () => {
         const result = await axe.run(document, { resultTypes: ['violations'] });
         return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-          .map(v => `${v.impact} ${v.id}: ${v.help} -- ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`);
+          .map(v => `${v.impact} ${v.id}: ${v.help} -- `
+                    + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
     }""")
     return found
 

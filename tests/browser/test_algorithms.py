@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
 from conftest import ready_page
+from playwright.sync_api import Page, expect
 from test_app import open_fragment, shown_board
 
 from slidelab import api
@@ -210,7 +210,8 @@ def test_explore_3x3_counts_every_position_and_a_farthest_one_loads_onto_the_boa
     expect(totals).to_contain_text("31 moves")
     expect(lab.locator("#explore .explore-chart rect.bar")).to_have_count(32)  # depths 0 to 31
     expect(lab.locator("#explore .explore-chart rect.bar.highlight")).to_have_count(1)
-    heights = lab.eval_on_selector_all("#explore .explore-chart rect.bar", "bars => bars.map(b => +b.getAttribute('height'))")
+    heights = lab.eval_on_selector_all("#explore .explore-chart rect.bar",
+                                       "bars => bars.map(b => +b.getAttribute('height'))")
     assert heights.index(max(heights)) in (22, 24)  # 23,952 and 24,047 positions: the two tallest depths
     farthest = lab.locator("#explore .farthest button")
     expect(farthest).to_have_count(2)

@@ -142,7 +142,8 @@ def test_a_start_failure_is_reported_with_the_reason(bridge: Page):
       await solver.start();
       return fake.statuses;
     }""")
-    assert statuses[-1] == ["failed", "The solver could not start: ValueError: no wheel here. Reload the page to try again."]
+    assert statuses[-1] == ["failed",
+                            "The solver could not start: ValueError: no wheel here. Reload the page to try again."]
     assert bridge.evaluate("solver.solve({ board: '1 2/3 0' })")["error"]["code"] == "not_ready"
 
 

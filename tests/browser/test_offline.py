@@ -10,10 +10,9 @@ import re
 import shutil
 import threading
 
+import build
 import pytest
 from playwright.sync_api import Page, expect
-
-import build
 
 pytestmark = pytest.mark.browser
 
@@ -143,10 +142,12 @@ def test_a_repeat_visit_starts_python_from_the_stored_snapshot(browser, site):
     page.on("console", lambda message: notes.append(message.text))
     open_ready(page, url + EIGHT)
     wait_controlled(page)
-    stored = page.evaluate("() => caches.open('slidelab-snapshot').then(c => c.keys()).then(k => k.map(r => r.url))")
+    stored = page.evaluate(
+            "() => caches.open('slidelab-snapshot').then(c => c.keys()).then(k => k.map(r => r.url))")
     if not stored:  # it is stored just after the first start
         page.wait_for_function("() => caches.open('slidelab-snapshot').then(c => c.keys()).then(k => k.length === 1)")
-        stored = page.evaluate("() => caches.open('slidelab-snapshot').then(c => c.keys()).then(k => k.map(r => r.url))")
+        stored = page.evaluate(
+            "() => caches.open('slidelab-snapshot').then(c => c.keys()).then(k => k.map(r => r.url))")
     assert len(stored) == 1 and re.search(rf"/js/snapshot-{build.PYODIDE_VERSION}-[0-9a-f]{{16}}\.bin$", stored[0])
     assert not any("started from the stored snapshot" in note for note in notes)  # the first visit made it
     page.goto("about:blank")

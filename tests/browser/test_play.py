@@ -7,7 +7,6 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-
 from test_app import SHOWN_BOARD_JS, open_fragment
 
 pytestmark = pytest.mark.browser

@@ -15,7 +15,8 @@ pytestmark = pytest.mark.browser
 READY_TIMEOUT_MS = 120_000
 KORF_GOAL = "0,1,2,3/4,5,6,7/8,9,10,11/12,13,14,15"
 # Korf's #79 (42 moves, 540,860 nodes with Manhattan) and #60 (66 moves: minutes with Manhattan in the browser)
-KORF_79 = f"#puzzle=sliding&board=0,1,9,7/11,13,5,3/14,12,4,2/8,6,10,15&goal={KORF_GOAL}&algorithm=idastar&heuristic=manhattan"
+KORF_79 = (f"#puzzle=sliding&board=0,1,9,7/11,13,5,3/14,12,4,2/8,6,10,15&goal={KORF_GOAL}"
+           "&algorithm=idastar&heuristic=manhattan")
 KORF_79_PDB = KORF_79.replace("heuristic=manhattan", "heuristic=pdb")
 KORF_79_REQUEST = json.dumps({"puzzle": "sliding", "board": "0 1 9 7/11 13 5 3/14 12 4 2/8 6 10 15",
                               "goal": KORF_GOAL.replace(",", " "), "algorithm": "idastar", "heuristic": "pdb"})
@@ -48,7 +49,8 @@ def test_two_workers_find_the_same_shortest_solution_as_one(page: Page, base_url
     expect(page.locator("#pool-status")).to_have_attribute("data-ready", "2", timeout=READY_TIMEOUT_MS)
     page.evaluate("() => { window.workerRows = []; new MutationObserver(() => workerRows.push("
                   "document.getElementById('progress-workers').textContent)).observe("
-                  "document.getElementById('progress-workers'), {childList: true, characterData: true, subtree: true}); }")
+                  "document.getElementById('progress-workers'), "
+                  "{childList: true, characterData: true, subtree: true}); }")
     assert solve(page).startswith("42 moves")
     expect(page.locator("#pool-status")).to_contain_text("Last search on the pool: 2 workers")
     rows = page.evaluate("() => workerRows")

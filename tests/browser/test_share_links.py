@@ -55,7 +55,8 @@ def test_random_positions_round_trip(share: Page):
       const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
       const bad = [];
       for (let rows = 2; rows <= 10; rows++) for (let cols = 2; cols <= 10; cols++) {
-        const goal = random() < 0.5 ? m.defaultGoal(rows, cols) : m.randomPosition(rows, cols, m.defaultGoal(rows, cols), random);
+        const goal = random() < 0.5 ? m.defaultGoal(rows, cols)
+          : m.randomPosition(rows, cols, m.defaultGoal(rows, cols), random);
         const state = {
           puzzle: 'sliding',
           board: { rows, cols, cells: m.randomPosition(rows, cols, goal, random) },

@@ -89,7 +89,7 @@ def test_token_moves_in_the_page_are_the_engines(tokens: Page):
     assert len(boards) > 200
     found = tokens.evaluate(JS_MOVES, boards)
     mismatches = []
-    for (text, rule), js in zip(boards, found):
+    for (text, rule), js in zip(boards, found, strict=True):
         expected = engine_moves(text, rule)
         if sorted(js["moves"]) != expected or sorted(js["accepted"]) != [move[:2] for move in expected]:
             mismatches.append((text, rule, expected, js))

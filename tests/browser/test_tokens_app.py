@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
 from conftest import ready_page
+from playwright.sync_api import Page, expect
 
 from slidelab import api
 
@@ -179,7 +179,8 @@ def test_the_editor_builds_a_small_custom_puzzle_that_solves(app: Page):
     assert shown(app) == "B.W/..."
     expected = api.solve({"puzzle": "tokens", "board": "B.W/...", "goal": "W.B/...", "rule": "orthogonal"})
     app.wait_for_function(
-        "() => location.hash === '#puzzle=tokens&board=B.W/...&goal=W.B/...&rule=orthogonal&algorithm=idastar&heuristic=auto'")
+        "() => location.hash === "
+        "'#puzzle=tokens&board=B.W/...&goal=W.B/...&rule=orthogonal&algorithm=idastar&heuristic=auto'")
     app.locator("#solve").click()
     expect(app.locator("#result-length")).to_have_text(f"{expected['length']} moves (optimal)", timeout=30_000)
     app.locator("#play-last").click()

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
 from conftest import ready_page
+from playwright.sync_api import Page, expect
 from test_app import open_fragment, shown_board, wait_ready
 from test_tokens_app import shown
 
@@ -27,7 +27,8 @@ EASY_IDA_LINK = "#puzzle=sliding&board=0,8,2/3,4,5/1,7,6&algorithm=idastar&heuri
 HARDEST_LINK = "#puzzle=sliding&board=8,6,7/2,5,4/3,0,1&algorithm=astar&heuristic=misplaced"
 KNIGHTS_LINK = "#puzzle=knights&board=BBB/.../.../WWW&algorithm=astar&heuristic=matching"
 KORF_GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
-KORF_79 = "0 1 9 7/11 13 5 3/14 12 4 2/8 6 10 15"  # Korf's easiest, 42 moves: pdb gives the start h 32, walking distance 30
+# Korf's easiest, 42 moves: pdb gives the start h 32, walking distance 30
+KORF_79 = "0 1 9 7/11 13 5 3/14 12 4 2/8 6 10 15"
 KORF_79_LINK = ("#puzzle=sliding&board=0,1,9,7/11,13,5,3/14,12,4,2/8,6,10,15&goal=0,1,2,3/4,5,6,7/8,9,10,11/12,13,14,15"
                 "&algorithm=idastar&heuristic=auto")
 # 32 kings on 8x8: dozens of moves a position (a trace stops at 20,000 nodes), and A* with matching is slow there
@@ -77,7 +78,8 @@ def test_an_a_star_trace_steps_runs_to_the_end_and_steps_back_with_the_solvers_c
     expect(counter(app, "expanded")).to_have_text("3")
     expect(app.locator(f"{WATCH} .watch-position")).to_have_text(f"Step 3 of {expanded}")
     # the open list is in A*'s order: f, then h, then age
-    rows = app.eval_on_selector_all(f"{WATCH} .watch-open tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+    rows = app.eval_on_selector_all(f"{WATCH} .watch-open tbody tr",
+                                    "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
     keys = [(float(r[5]), float(r[4]), int(r[1])) for r in rows]
     assert keys == sorted(keys) and len(rows) == int(counter(app, "open").text_content())
     app.click(f"{WATCH} .watch-end")

@@ -24,8 +24,33 @@ def _js(value):
     return to_js(value, dict_converter=js.Object.fromEntries)
 
 
+# Code of the user's own heuristic runs in this worker with this origin's rights. Before the first such code runs,
+# the worker gives up what could change what the app keeps: Cache Storage (the app's files, the tables, the memory
+# snapshot every later start restores), IndexedDB, new workers (a fresh global would have both back) and the
+# storage manager. Deleted from the prototypes, they cannot be reached again from this global; nothing the worker
+# does after its start needs them (tables come from the page as bytes).
+_LOCK_DOWN = """
+for (const [owner, names] of [
+  [globalThis, ['caches', 'indexedDB', 'Worker', 'SharedWorker', 'BroadcastChannel', 'importScripts']],
+  [Object.getPrototypeOf(globalThis), ['caches', 'indexedDB', 'importScripts']],
+  [globalThis.WorkerGlobalScope?.prototype, ['caches', 'indexedDB', 'importScripts']],
+  [globalThis.WorkerNavigator?.prototype, ['serviceWorker', 'storage']],
+]) {
+  for (const name of names) if (owner) delete owner[name];
+}
+return typeof caches === 'undefined' && typeof indexedDB === 'undefined' && typeof Worker === 'undefined';
+"""
+_locked = False
+
+
 def _py(value):
-    return value.to_py() if hasattr(value, "to_py") else value
+    global _locked
+    value = value.to_py() if hasattr(value, "to_py") else value
+    if not _locked and isinstance(value, dict) and value.get("heuristic_code") is not None:
+        if not js.Function(_LOCK_DOWN)():
+            raise RuntimeError("this browser keeps storage reachable from the worker: your heuristic cannot run here")
+        _locked = True
+    return value
 
 
 async def _drive(steps):
@@ -68,6 +93,10 @@ async def subtree(request):
     return _js(await _drive(api.subtree_steps(_py(request))))
 
 
+async def check_heuristic(request):
+    return _js(await _drive(api.check_heuristic_steps(_py(request))))
+
+
 def join(request, result):
     return _js(api.join(_py(request), _py(result)))
 
@@ -94,5 +123,5 @@ def cancel():
     _cancel_below = _started
 
 
-__export__ = ["solve", "explore", "trace", "check", "describe", "pattern_databases", "install_pattern_database", "cancel",
-              "split", "subtree", "join"]
+__export__ = ["solve", "explore", "trace", "check", "describe", "pattern_databases", "install_pattern_database",
+              "cancel", "split", "subtree", "join", "check_heuristic"]

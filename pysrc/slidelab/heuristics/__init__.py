@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from ..errors import InvalidBoard
+from ..errors import BadRequest
 
 
 class Heuristic:
@@ -56,6 +56,9 @@ HEURISTICS = {
                   "two 6-5 on 3x4): exact move counts of tile groups, added up; the largest sum counts, each "
                   "partition also mirrored on square boards. Needs "
                   "tables built once (slidelab pdb).", {"sliding": "pdb:pattern_database"}),
+        Heuristic("yours", "Your heuristic", "Your own function h(board) in Python, checked on every call (a whole "
+                  "number of at least 0, 0 at the goal); `slidelab check-heuristic` tells whether it is admissible "
+                  "and consistent.", {"sliding": "user:needs_code", "tokens": "user:needs_code"}),
         Heuristic("auto", "Strongest available", "Pattern databases when their tables are at hand, else walking "
                   "distance, else linear conflict (sliding); the optimal assignment (tokens).",
                   {"sliding": "auto:strongest", "tokens": "tokens:matching"}),
@@ -64,16 +67,16 @@ HEURISTICS = {
 
 
 def heuristic_spec(name: str) -> Heuristic:
-    """The named heuristic's entry; InvalidBoard if there is none."""
+    """The named heuristic's entry; BadRequest if there is none."""
     spec = HEURISTICS.get(name)
     if spec is None:
-        raise InvalidBoard(f"unknown heuristic '{name}'; choose one of: {', '.join(HEURISTICS)}")
+        raise BadRequest(f"unknown heuristic '{name}'; choose one of: {', '.join(HEURISTICS)}")
     return spec
 
 
 def get_heuristic(name: str, puzzle):
-    """The named heuristic's estimator for `puzzle`; InvalidBoard if unknown or not for this kind of puzzle."""
+    """The named heuristic's estimator for `puzzle`; BadRequest if unknown or not for this kind of puzzle."""
     spec = heuristic_spec(name)
     if puzzle.kind not in spec.kinds:
-        raise InvalidBoard(f"the {name} heuristic does not apply to {puzzle.kind} puzzles")
+        raise BadRequest(f"the {name} heuristic does not apply to {puzzle.kind} puzzles")
     return spec.build(puzzle)

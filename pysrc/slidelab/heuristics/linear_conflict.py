@@ -14,7 +14,7 @@ length, so the search kernel updates h per move without looking at the whole boa
 from __future__ import annotations
 
 from bisect import bisect_left
-from functools import lru_cache
+from functools import cache
 
 from .sliding import manhattan
 
@@ -23,7 +23,7 @@ TABLE_LIMIT = 120_000  # line lengths with at most this many codes get a list; l
 
 def removals(goal_positions) -> int:
     """How many of these (distinct) goal positions must be taken out for the rest to be increasing."""
-    tails = []
+    tails: list[int] = []
     for x in goal_positions:
         i = bisect_left(tails, x)
         if i == len(tails):
@@ -53,7 +53,7 @@ class _LazyConflicts(dict):
         return value
 
 
-@lru_cache(maxsize=None)
+@cache
 def conflict_table(length):
     """conflicts[code] for a line of `length` cells (a list, or a dict filled on demand for long lines)."""
     if (length + 1) ** length <= TABLE_LIMIT:
@@ -98,7 +98,7 @@ class LinearConflict:
 
     def __call__(self, state) -> int:
         md = sum(self.md_table[t][p] for p, t in enumerate(state))
-        return md + 2 * sum(table[c] for table, c in zip(self.tables, self.codes(state)))
+        return md + 2 * sum(table[c] for table, c in zip(self.tables, self.codes(state), strict=True))
 
     def tracker(self, state):
         return LinearConflictTracker(self, state)
@@ -112,7 +112,7 @@ class LinearConflictTracker:
         self.md_table, self.tables = lc.md_table, lc.tables
         self.row_line, self.col_line, self.row_code, self.col_code = lc.row_line, lc.col_line, lc.row_code, lc.col_code
         self.lines = lc.codes(state)
-        self.conf = [table[c] for table, c in zip(self.tables, self.lines)]
+        self.conf = [table[c] for table, c in zip(self.tables, self.lines, strict=True)]
         self.md = sum(self.md_table[t][p] for p, t in enumerate(state))
         self.total = sum(self.conf)
         self.h = self.md + 2 * self.total

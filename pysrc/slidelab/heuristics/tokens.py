@@ -46,7 +46,7 @@ def graph_distances(neighbours) -> list[list[int]]:
 
 def goal_cells(labels: str, goal: str) -> list[list[int]]:
     """For each piece kind code 1..K (index 0 unused), the cells it occupies in the goal's cell characters."""
-    cells = [[] for _ in range(len(labels) + 1)]
+    cells: list[list[int]] = [[] for _ in range(len(labels) + 1)]
     for p, ch in enumerate(goal):
         if ch in labels:
             cells[labels.index(ch) + 1].append(p)
@@ -56,7 +56,8 @@ def goal_cells(labels: str, goal: str) -> list[list[int]]:
 def min_assignment(cost) -> int:
     """The least total cost of a one-to-one assignment of rows to columns of a square matrix (Hungarian method)."""
     n = len(cost)
-    u, v = [0] * (n + 1), [0] * (n + 1)
+    u: list[float] = [0] * (n + 1)
+    v: list[float] = [0] * (n + 1)
     owner, way = [0] * (n + 1), [0] * (n + 1)  # owner[j]: the row assigned to column j (1-based, 0 none)
     for i in range(1, n + 1):
         owner[0] = i
@@ -85,7 +86,7 @@ def min_assignment(cost) -> int:
             j1 = way[j0]
             owner[j0] = owner[j1]
             j0 = j1
-    return -v[0]
+    return int(-v[0])
 
 
 def _chunk_tables(size, bits, kinds, value):

@@ -16,14 +16,14 @@ The tracker updates the patterns through link tables and the inversion counts fr
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
-from ..errors import InvalidBoard
+from ..errors import BadRequest
 
 MAX_SIDE = 4  # boards with a longer side get no walking distance (5 lines of 3 already give over 200,000 patterns)
 
 
-@lru_cache(maxsize=None)
+@cache
 def walking_table(lines, length, blank_line):
     """(dist, link, ids) for `lines` lines of `length` cells, the goal blank in line `blank_line`.
 
@@ -82,7 +82,7 @@ class WalkingDistance:
         self.rows, self.cols, self.size = rows, cols, n
         brow, bcol = divmod(puzzle.goal_pos[0], cols)
         if max(rows, cols) > MAX_SIDE:
-            raise InvalidBoard(f"walking distance is for boards up to {MAX_SIDE}x{MAX_SIDE}; its tables for a "
+            raise BadRequest(f"walking distance is for boards up to {MAX_SIDE}x{MAX_SIDE}; its tables for a "
                                f"{rows}x{cols} board would be too large")
         vertical = walking_table(rows, cols, brow)
         horizontal = walking_table(cols, rows, bcol)

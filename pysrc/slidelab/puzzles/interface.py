@@ -3,7 +3,8 @@ every puzzle has it)."""
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol, runtime_checkable
+from collections.abc import Iterable
+from typing import Protocol, runtime_checkable
 
 
 @runtime_checkable

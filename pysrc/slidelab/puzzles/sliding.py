@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
+from functools import cache
 
 from ..errors import InvalidBoard, Unsolvable
 
@@ -17,7 +17,7 @@ MAX_SIDE = 10
 BLANK_NAMES = frozenset({"0", "_", "."})
 _ROW_SPLIT = re.compile(r"\s*(?:/|\n|;)\s*")
 _CELL_SPLIT = re.compile(r"[\s,]+")
-_NO_MOVES = frozenset()
+_NO_MOVES: frozenset[int] = frozenset()
 
 
 def parse_board(text: str) -> tuple[int, int, tuple[int, ...]]:
@@ -88,7 +88,7 @@ def default_goal(rows: int, cols: int) -> tuple[int, ...]:
     return tuple(range(1, n)) + (0,)
 
 
-@lru_cache(maxsize=None)
+@cache
 def neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     """For each cell, the cells orthogonally next to it (up, left, right, down order)."""
     result = []
@@ -147,7 +147,7 @@ class SlidingPuzzle:
         return cells
 
     @classmethod
-    def from_text(cls, start: str, goal: str | None = None) -> "SlidingPuzzle":
+    def from_text(cls, start: str, goal: str | None = None) -> SlidingPuzzle:
         """Build from board text; the goal, when given, must have the same shape as the start."""
         rows, cols, cells = parse_board(start)
         goal_cells = None

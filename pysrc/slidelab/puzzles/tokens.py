@@ -137,7 +137,7 @@ def _check_pair(rows: int, cols: int, start: str, goal: str) -> Counter:
     for what, cells in (("start", start), ("goal", goal)):
         if len(cells) != rows * cols:
             raise InvalidBoard(f"the {what} must have {rows * cols} cells on a {rows}x{cols} board")
-    for p, (a, b) in enumerate(zip(start, goal)):
+    for p, (a, b) in enumerate(zip(start, goal, strict=True)):
         if (a == REMOVED) != (b == REMOVED):
             where = "start" if a == REMOVED else "goal"
             raise InvalidBoard(f"cell {square_name(rows, cols, p)} is removed ('#') in the {where} only; the start "
@@ -177,11 +177,11 @@ class TokenPuzzle:
         self.start = self.encode(start)
         self.goal = self.encode(goal)
         self.moves, self.children = _move_lister(self.neighbours, self.bits)
-        self._commuting = {}
+        self._commuting: dict = {}
         self._colours = self._two_colouring()
 
     @classmethod
-    def from_text(cls, board: str, goal: str, rule: str) -> "TokenPuzzle":
+    def from_text(cls, board: str, goal: str, rule: str) -> TokenPuzzle:
         """Build from board texts; the goal must have the same shape, removed cells and pieces as the start."""
         rows, cols, cells = parse_token_board(board)
         grows, gcols, goal_cells = parse_token_board(goal)
@@ -190,12 +190,12 @@ class TokenPuzzle:
         return cls(rows, cols, cells, goal_cells, rule)
 
     @classmethod
-    def preset(cls, name: str) -> "TokenPuzzle":
+    def preset(cls, name: str) -> TokenPuzzle:
         """The named preset puzzle (see PRESETS)."""
         p = PRESETS[name]
         return cls.from_text(p.board, p.goal, p.rule)
 
-    def reversed(self) -> "TokenPuzzle":
+    def reversed(self) -> TokenPuzzle:
         """The same puzzle with start and goal exchanged (moves are reversible, so distances are the same)."""
         return TokenPuzzle(self.rows, self.cols, self.cells(self.goal), self.cells(self.start), self.rule)
 

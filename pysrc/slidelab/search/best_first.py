@@ -9,7 +9,8 @@ The open list is a heap of entries (priority, h, counter, g, state): the least p
 the smallest h (for A* the deepest), then the oldest; the counter makes every entry distinct so states are never
 compared. A state reached more cheaply is pushed again and the outdated entry skipped when it comes out (lazy
 deletion). A* reopens a closed state reached more cheaply, so a heuristic that is admissible but not consistent still
-gives shortest paths; with a consistent one (misplaced, Manhattan) every state is expanded at most once. Greedy and
+gives shortest paths (the reopenings are counted: `reopened`); with a consistent one (misplaced, Manhattan) every
+state is expanded at most once. Greedy and
 weighted A* are the textbook versions that never reopen a closed position (it keeps the cost CLOSED, below every g):
 no position is expanded twice, and their paths are not necessarily shortest. The goal is tested when a state leaves
 the open list.
@@ -33,13 +34,14 @@ def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True, r
     SearchResult, optimal when `reopen` (A*'s rule; a shortest path with an admissible h), and raises Unsolvable when
     the goal cannot be reached. Progress events give A*'s f as `bound` (a lower bound on the path's length), and the g
     of the position expanded as `depth` for the others."""
-    meter = Meter(limits, Stats(open_peak=1))
+    meter = Meter(limits, Stats(open_peak=1, reopened=0 if reopen else None))
     stats = meter.stats
     moves_of = puzzle.moves
     start = puzzle.start
     h0 = heuristic(start)
     cost = {start: 0}  # best known g of every state stored (open or closed)
     parent = {start: None}  # state -> (state before it, move), None for the start
+    closed = set()  # states expanded (A*, which reopens: to count the reopenings)
     heap = [(h_weight * h0, h0, 0, 0, start)]
     counter = 1
     if record is not None:
@@ -59,6 +61,10 @@ def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True, r
             record.expand(state, f)
         if not reopen:
             cost[state] = CLOSED
+        elif state in closed:
+            stats.reopened += 1
+        else:
+            closed.add(state)
         g += 1
         fg = g_weight * g
         for move, child in moves_of(state):

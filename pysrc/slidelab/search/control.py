@@ -14,6 +14,7 @@ ends (contour.py).
 from __future__ import annotations
 
 import time
+
 from ..errors import Cancelled, SearchLimit, TooLarge
 
 NO_PATH = "the goal cannot be reached from this position (the search space was exhausted)"
@@ -29,16 +30,18 @@ class Stats:
     stored: the most states held in memory at once (open + closed lists, or the depth-first path);
     iterations: for iterative algorithms, one {"bound", "expanded"} per iteration; elapsed_s: wall time;
     open_peak: for breadth- and best-first algorithms, the most states waiting to be expanded at once (the largest
-    frontier, or the longest open list).
+    frontier, or the longest open list); reopened: for A*, closed states expanded again because a cheaper path to
+    them was found (never with a consistent heuristic).
     """
 
-    def __init__(self, expanded=0, generated=0, stored=0, open_peak=None):
+    def __init__(self, expanded=0, generated=0, stored=0, open_peak=None, reopened=None):
         self.expanded = expanded
         self.generated = generated
         self.stored = stored
         self.elapsed_s = 0.0
         self.iterations = []
         self.open_peak = open_peak
+        self.reopened = reopened
 
     def as_dict(self) -> dict:
         d = {"expanded": self.expanded, "generated": self.generated, "stored": self.stored,
@@ -47,6 +50,8 @@ class Stats:
             d["iterations"] = list(self.iterations)
         if self.open_peak is not None:
             d["open_peak"] = self.open_peak
+        if self.reopened is not None:
+            d["reopened"] = self.reopened
         return d
 
 

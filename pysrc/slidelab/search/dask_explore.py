@@ -30,7 +30,7 @@ import queue
 import uuid
 from collections import defaultdict
 
-from ..errors import InvalidBoard, TooLarge
+from ..errors import BadRequest, TooLarge, Unavailable
 from .control import PROGRESS_INTERVAL, Meter, Stats
 from .explore import ExploreResult
 from .indexed_explore import UNSEEN, Index, check_board, frontier, mark, progress
@@ -50,18 +50,18 @@ def dask_explore(puzzle, limits, scheduler=None, workers=2, partitions=None):
     that made them), "bytes_between_workers" and "generated_per_worker" (per level, the children each worker made).
     `scheduler` is the address of a running cluster, all of whose workers are used and which is left running; without
     it a local cluster of `workers` processes (one thread each) is started, and closed at the end. `partitions`
-    defaults to PARTITIONS_PER_THREAD per worker thread. Raises TooLarge at once for a larger board, or when numpy or
-    dask.distributed (the `scale` extra) is missing, or when a worker leaves the cluster; InvalidBoard when the
+    defaults to PARTITIONS_PER_THREAD per worker thread. Raises TooLarge at once for a larger board, or when a worker
+    leaves the cluster; Unavailable when numpy or dask.distributed (the `scale` extra) is missing, or when the
     scheduler cannot be reached.
     """
     check_board(puzzle)
     if partitions is not None and not 0 < partitions < 1 << 16:
-        raise InvalidBoard(f"partitions must be from 1 to 65,535, not {partitions}")
+        raise BadRequest(f"partitions must be from 1 to 65,535, not {partitions}")
     try:
         import distributed
         import numpy
     except ImportError:
-        raise TooLarge('exploring on Dask needs numpy and dask.distributed: pip install "slidelab[scale]"') from None
+        raise Unavailable('exploring on Dask needs numpy and dask.distributed: pip install "slidelab[scale]"') from None
     return _search(numpy, distributed, puzzle, limits, scheduler, workers, partitions)
 
 
@@ -99,12 +99,12 @@ def connect(distributed, scheduler):
     try:
         client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except OSError as error:
-        raise InvalidBoard(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+        raise Unavailable(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     try:
         client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
     except TimeoutError:
         client.close()
-        raise InvalidBoard(f"the Dask scheduler at {scheduler} has no worker") from None
+        raise Unavailable(f"the Dask scheduler at {scheduler} has no worker") from None
     return client
 
 
@@ -218,7 +218,7 @@ def _levels(np, client, puzzle, meter, partitions):
             stats.generated += generated
             made[d][addresses.index(layout.owners[p])] += generated
             sent[d - 1] += 4 * sum(sizes)
-            between_workers += 4 * sum(size for source, size in zip(sources, sizes)
+            between_workers += 4 * sum(size for source, size in zip(sources, sizes, strict=True)
                                        if layout.owners[source] != layout.owners[p])
         while not left[len(depths)] and counts[len(depths)]:  # a level is complete: submit one more
             depths.append(counts[len(depths)])
@@ -240,7 +240,8 @@ def _levels(np, client, puzzle, meter, partitions):
         start_depth = fetch(submit("start", p, _depth_at, records[p], offset))
     stats.stored = stats.expanded
     meter.finish()
-    owned = [sum(index.size * (hi - lo) for (lo, hi), owner in zip(layout.ranges, layout.owners) if owner == address)
+    owned = [sum(index.size * (hi - lo)
+                 for (lo, hi), owner in zip(layout.ranges, layout.owners, strict=True) if owner == address)
              for address in addresses]
     per_worker = [index.nbytes + positions for positions in owned]
     extra = {"memory_bytes": sum(per_worker), "worker_memory_bytes": per_worker, "worker_positions": owned,

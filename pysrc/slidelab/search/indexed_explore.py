@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 
-from ..errors import TooLarge
+from ..errors import TooLarge, Unavailable
 from ..puzzles.sliding import neighbours, permutation_parity
 from .control import Meter, Stats
 from .explore import ExploreResult
@@ -44,7 +44,7 @@ def indexed_explore(puzzle, limits):
     try:
         import numpy
     except ImportError:
-        raise TooLarge('exploring this many positions needs numpy: pip install "slidelab[scale]"') from None
+        raise Unavailable('exploring this many positions needs numpy: pip install "slidelab[scale]"') from None
     return _search(numpy, puzzle, limits)
 
 

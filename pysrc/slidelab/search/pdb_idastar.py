@@ -22,6 +22,8 @@ know its solution parity). Tested against the generic IDA*.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .contour import INF, deepen
 from .control import CHECK_EVERY, Meter
 from .duplicate_walks import DUPLICATES
@@ -33,7 +35,7 @@ COUNT = 1 << 32  # one counter holds expanded * COUNT + generated
 
 
 STEP = {"U": (-1, 0), "L": (0, -1), "R": (0, 1), "D": (1, 0)}  # the order children are searched in
-_MOVE_TABLES = {}  # see _cached_move_tables
+_MOVE_TABLES: dict[tuple, tuple] = {}  # see _cached_move_tables
 
 
 def _move_tables(rows, cols, lookups, duplicates):
@@ -110,7 +112,7 @@ def _move_tables(rows, cols, lookups, duplicates):
             if (b, nb) not in steps:
                 steps[b, nb] = tuple(per_tile(o, b, nb) for o in lookups)
             children[key].append((nb, children[nb, v], 0, *steps[b, nb]))
-    for key, kids in children.items():  # now that every list is complete: the counts
+    for kids in children.values():  # now that every list is complete: the counts
         kids[:] = [(nb, nxt, COUNT + len(nxt), *per_lookup) for nb, nxt, _, *per_lookup in kids]
     return [children[b, 0] for b in range(rows * cols)]
 
@@ -167,7 +169,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=No
     if len(lookups) == 2:
         ix0, ix1 = ixs
 
-        def search(b, mv, h0, h1, lim):
+        def search_two(b, mv, h0, h1, lim):
             """Search below the position (blank on b, children mv, sums h0 and h1 of both lookups) whose children need
             h <= lim; True when a solution was found and one is enough (the search then stops: nothing is undone), else
             the board and indices are left as they were."""
@@ -197,17 +199,19 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=No
                 ix0[g0] = x0
                 ix1[g1] = x1
                 nodes += count
-                if search(nb, nxt, n0, n1, lim - 1):
+                if search_two(nb, nxt, n0, n1, lim - 1):
                     return True
                 board[nb] = t
                 board[b] = 0
                 ix0[g0] = i0
                 ix1[g1] = i1
             return False
+
+        search: Callable[..., bool] = search_two
     else:
         ix0, ix1, ix2, ix3 = ixs
 
-        def search(b, mv, h0, h1, h2, h3, lim):
+        def search_four(b, mv, h0, h1, h2, h3, lim):
             """The same with four lookups, each child's made in turn until one prunes it."""
             nonlocal nodes
             for nb, nxt, count, k0, k1, k2, k3 in mv:
@@ -249,7 +253,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=No
                 ix2[g2] = x2
                 ix3[g3] = x3
                 nodes += count
-                if search(nb, nxt, n0, n1, n2, n3, lim - 1):
+                if search_four(nb, nxt, n0, n1, n2, n3, lim - 1):
                     return True
                 board[nb] = t
                 board[b] = 0
@@ -259,6 +263,8 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=No
                 ix3[g3] = i3
             return False
 
+        search = search_four
+
     def ranked(mv, hs, lim):
         """The children of the position (children mv, sums hs) whose lookups all stay within lim, as (tile, sums,
         child), the smallest sum of every lookup first (ties in move order): this only changes where the last
@@ -267,7 +273,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=No
         for child in mv:
             t = board[child[0]]
             sums = []
-            for (d, g, tab), ix, h in zip((k[t] for k in child[3:]), ixs, hs):
+            for (d, g, tab), ix, h in zip((k[t] for k in child[3:]), ixs, hs, strict=True):
                 h += tab[ix[g] + d] - tab[ix[g]]
                 if h > lim:
                     break
@@ -279,7 +285,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=No
 
     def shift(t, per_lookup, sign):
         """Move tile t's index change into (sign 1) or out of (sign -1) its group in every lookup."""
-        for k, ix in zip(per_lookup, ixs):
+        for k, ix in zip(per_lookup, ixs, strict=True):
             d, g, _ = k[t]
             ix[g] += sign * d
 

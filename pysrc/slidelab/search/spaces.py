@@ -12,6 +12,8 @@ replays forward whichever direction it was found in (every puzzle here has rever
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ..errors import SlideLabError
 
 
@@ -76,7 +78,7 @@ def space_for(puzzle, packed=True):
 def moves_along(puzzle, states) -> list:
     """The moves that take each state of `states` to the next one."""
     moves = []
-    for state, following in zip(states, states[1:]):
+    for state, following in pairwise(states):
         for move, child in puzzle.moves(state):
             if child == following:
                 moves.append(move)

@@ -7,6 +7,8 @@ previous move. Tested against the generic IDA*.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from .contour import INF, deepen
 from .control import CHECK_EVERY, Meter
 
@@ -126,11 +128,11 @@ def tile_table_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), 
 
 def _goal_after(board, goal, blanks):
     """Whether the board equals the goal after the blank walks along `blanks` (the board is left unchanged)."""
-    for a, c in zip(blanks, blanks[1:]):
+    for a, c in pairwise(blanks):
         board[a] = board[c]
         board[c] = 0
     same = board == goal
-    for a, c in zip(blanks[::-1], blanks[-2::-1]):
+    for a, c in pairwise(reversed(blanks)):
         board[a] = board[c]
         board[c] = 0
     return same
@@ -143,7 +145,7 @@ def _path_moves(start, path, depth, last_blanks):
         blanks += path[k][2:4]
     blanks += last_blanks[1:]
     cells, moves = list(start), []
-    for a, c in zip(blanks, blanks[1:]):
+    for a, c in pairwise(blanks):
         moves.append(cells[c])
         cells[a], cells[c] = cells[c], 0
     return moves

@@ -52,7 +52,6 @@ import time
 from ..puzzles import move_record
 from .control import Limits
 
-
 REPORT_NODES = 500  # nodes recorded between two progress events: a few hundred expansions on a sliding board
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from array import array
 
-from ...errors import InvalidBoard
+from ...errors import BadRequest
 from ...puzzles.sliding import neighbours
 from .frames import group_manhattan, placements
 
@@ -38,7 +38,7 @@ def build_table(rows, cols, cells, progress=None) -> bytes:
     n = rows * cols
     k = len(cells)
     if not 0 < k < n or len(set(cells)) != k or not all(0 <= c < n for c in cells):
-        raise InvalidBoard(f"bad pattern-database group {cells} for a {rows}x{cols} board")
+        raise BadRequest(f"bad pattern-database group {cells} for a {rows}x{cols} board")
     nbrs = neighbours(rows, cols)
     weights = [n ** i for i in range(k)]
     size = n ** k
@@ -46,8 +46,9 @@ def build_table(rows, cols, cells, progress=None) -> bytes:
     dist = bytearray(group_manhattan(rows, cols, cells))  # unused entries keep these values
     seen = array("Q" if n > 32 else "L" if n > 16 else "H", bytes(size * (8 if n > 32 else 4 if n > 16 else 2)))
     full = (1 << n) - 1
-    region_of = {}  # (occupied, cell) -> lowest cell of the blank's region
-    moves_of = {}  # (occupied, region low cell) -> per cell, the cells of the region a tile there can move to
+    region_of: dict[tuple[int, int], int] = {}  # (occupied, cell) -> lowest cell of the blank's region
+    # (occupied, region low cell) -> per cell, the cells of the region a tile there can move to
+    moves_of: dict[tuple[int, int], list] = {}
 
     def region(occ, cell):
         key = occ * n + cell
@@ -71,7 +72,7 @@ def build_table(rows, cols, cells, progress=None) -> bytes:
             moves_of[key] = result
         return result
 
-    start = sum(c * w for c, w in zip(cells, weights))
+    start = sum(c * w for c, w in zip(cells, weights, strict=True))
     occ0 = sum(1 << c for c in cells)
     frontier = []
     for p in range(n):
@@ -86,7 +87,7 @@ def build_table(rows, cols, cells, progress=None) -> bytes:
         depth += 1
         if depth > 255:
             raise OverflowError("pattern-database distance does not fit in a byte")
-        nxt = []
+        nxt: list[int] = []
         append = nxt.append
         for code in frontier:
             idx, low = divmod(code, n)

@@ -28,10 +28,12 @@ import zlib
 
 try:
     import mmap
-except ImportError:  # a runtime without it (the browser's): tables are decoded into memory
-    mmap = None
 
-from ...errors import InvalidBoard
+    HAVE_MMAP = True
+except ImportError:  # a runtime without it (the browser's): tables are decoded into memory
+    HAVE_MMAP = False
+
+from ...errors import MissingData
 from .builder import QUICK_BUILD_PATTERNS, build
 from .frames import MAX_CELLS, canonical_frame, default_partitions, group_manhattan, placements, table_name
 
@@ -62,7 +64,7 @@ def encode(rows, cols, cells, table: bytes) -> bytes:
 
 
 def decode(data) -> tuple[str, bytes]:
-    """(table name, table) from file bytes; InvalidBoard if the bytes are not a sound pattern-database file."""
+    """(table name, table) from file bytes; MissingData if the bytes are not a sound pattern-database file."""
     try:
         data = bytes(data)
         if not data.startswith(MAGIC):
@@ -83,7 +85,7 @@ def decode(data) -> tuple[str, bytes]:
         if zlib.crc32(table) != header["crc32"]:
             raise ValueError("its checksum does not match (the file is damaged)")
     except (ValueError, KeyError, TypeError, OverflowError, struct.error, zlib.error) as e:
-        raise InvalidBoard(f"bad pattern-database file: {e}") from None
+        raise MissingData(f"bad pattern-database file: {e}") from None
     return table_name(rows, cols, cells), table
 
 
@@ -143,7 +145,7 @@ def _map_path(path) -> str:
 def _mapped(path):
     """The decoded table of the pattern-database file at `path`, mapped read-only from its map file, or None when
     there is no map file that agrees with the file's header."""
-    header = _header(path) if mmap is not None else None
+    header = _header(path) if HAVE_MMAP else None
     if not isinstance(header, dict):
         return None
     try:
@@ -163,7 +165,7 @@ def _mapped(path):
 def _keep_mapped(path, table):
     """Write the map file of a decoded table and return the table mapped from it (the table itself when the
     folder cannot be written or this runtime cannot map files)."""
-    if mmap is None:
+    if not HAVE_MMAP:
         return table
     try:
         _write(_map_path(path), MAP_MAGIC + MAP_HEADER.pack(len(table), zlib.crc32(table)) + table)
@@ -188,7 +190,7 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
     if data is not None:
         try:
             _, table = decode(data)
-        except InvalidBoard:
+        except MissingData:
             table = None  # a damaged cache file is rebuilt
         else:
             table = _keep_mapped(path, table)

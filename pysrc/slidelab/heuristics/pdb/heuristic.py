@@ -9,7 +9,7 @@ same tables serve). The largest sum is used.
 
 from __future__ import annotations
 
-from ...errors import InvalidBoard
+from ...errors import BadRequest, MissingData
 from .files import is_ready, load
 from .frames import MAX_CELLS, canonical_frame, default_partitions, table_name
 
@@ -31,7 +31,7 @@ class Orientation:
         return idx
 
     def value(self, state) -> int:
-        return sum(table[i] for table, i in zip(self.tables, self.indices(state)))
+        return sum(table[i] for table, i in zip(self.tables, self.indices(state), strict=True))
 
 
 class PatternDatabaseHeuristic:
@@ -60,21 +60,21 @@ def plan(puzzle):
 def available(puzzle, directory=None) -> bool:
     """Whether every table the puzzle needs is ready (see is_ready)."""
     entries = plan(puzzle)
-    return bool(entries) and all(is_ready(*entry, directory) for entry in entries)
+    return bool(entries) and all(is_ready(name, rows, cols, cells, directory) for name, rows, cols, cells in entries)
 
 
 def pattern_database(puzzle, directory=None):
     """The pattern-database estimator for `puzzle`, from tables in memory, the cache folder or quick to build;
-    InvalidBoard if some table is missing (`slidelab pdb` builds them; the browser fetches and installs them)."""
+    MissingData if some table is missing (`slidelab pdb` builds them; the browser fetches and installs them)."""
     entries = plan(puzzle)
     if not entries:
-        raise InvalidBoard(f"pattern databases exist only for boards of at most {MAX_CELLS} cells")
+        raise BadRequest(f"pattern databases exist only for boards of at most {MAX_CELLS} cells")
     tables = {}
     for name, r, c, cells in entries:
         table = load(name, r, c, cells, directory)
         if table is None:
-            raise InvalidBoard(f"the pattern database {name} is not built yet (run: slidelab pdb "
-                               f"{puzzle.rows}x{puzzle.cols})")
+            raise MissingData(f"the pattern database {name} is not built yet (run: slidelab pdb "
+                              f"{puzzle.rows}x{puzzle.cols})")
         tables[cells] = table
     r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
     maps = [cmap]

@@ -1,0 +1,11 @@
+def h(board):
+    """Manhattan distance: every tile needs at least its row and column distance to its goal cell, and a move
+    moves one tile one cell. Admissible and consistent."""
+    cols = board.cols
+    total = 0
+    for cell, tile in enumerate(board.tiles):
+        if tile:
+            row, col = divmod(cell, cols)
+            goal_row, goal_col = divmod(board.home(tile), cols)
+            total += abs(row - goal_row) + abs(col - goal_col)
+    return total
