@@ -15,6 +15,7 @@ import { Playback } from './playback.js';
 import { offerAtOnce } from './quick.js';
 import { Solving } from './solving.js';
 import { Watch } from './watch.js';
+import { YourHeuristic } from './your_heuristic.js';
 import { StatsPanel } from './stats.js';
 import { TableLoader } from './tables.js';
 import { SolverPool } from './pool.js';
@@ -79,7 +80,7 @@ const view = new SlidingBoardView($('board'), {
     if (tile !== null) playerMove(tile);
   },
 });
-const solver = new Solver({ onStatus: showSolverStatus });
+const solver = new Solver({ onStatus: showSolverStatus, heuristicCode: () => yours.runnableCode() });
 const tokenView = new TokenBoardView(ui.tokenBoard, { onMove: move => playerMove(move) });
 const goalView = new TokenBoardView($('token-goal-board'), { interactive: false });
 const editor = new TokenEditor($('token-editor-body'), {
@@ -170,6 +171,17 @@ const watch = new Watch($('watch'), {
   onShow: showTraceBoard, onMethod: chooseMethod, onLesson: openLesson,
 });
 
+const yours = new YourHeuristic($('yours'), {
+  solver, request: () => solveRequest(), onBusy: updateControls, onChange: writeLink,
+  onBoard: text => setPuzzle(kind() === SLIDING ? parseBoard(text) : parseTokenBoard(text, state.board.rule),
+    state.goal),
+  onUse: () => {  // an algorithm without a heuristic gives way to A*
+    chooseMethod(picker.usesHeuristicFor(state.algorithm) ? state.algorithm : 'astar', 'yours');
+    solving.run('solve');
+  },
+  onCompare: () => comparison.assignment(),
+});
+
 // ---- position and play ----------------------------------------------------------------------------------------
 
 const boardText = (board, sep = ' ') => formatBoard(board.cells, board.cols, sep);
@@ -228,6 +240,7 @@ function showPuzzleType(puzzle) {
   picker.setPuzzle(kind().family);
   comparison.setPuzzle(kind().family);
   explorer.setPuzzle(kind().family);
+  yours.setPuzzle(kind().family);
 }
 
 /** The puzzle-type choice: the default sliding puzzle, a preset, or a custom token puzzle (the current one). */
@@ -421,7 +434,7 @@ function linkState() {
   const board = watch.board ?? state.board;  // a trace's link holds its start, whichever node the board shows
   const trace = watch.unit ?? state.pendingTrace;
   const weight = algorithm === 'weighted' && trace !== null ? watch.weight : null;  // the weight of the trace shown
-  return { puzzle, board, goal: goalBoard(), algorithm, heuristic, weight, trace };
+  return { puzzle, board, goal: goalBoard(), algorithm, heuristic, weight, trace, code: yours.code };
 }
 
 function writeLink() {
@@ -459,6 +472,7 @@ function openLink(hash) {
   state.algorithm = link?.algorithm ?? DEFAULT_ALGORITHM;
   state.heuristic = link?.heuristic ?? (puzzle === 'sliding' ? DEFAULT_HEURISTIC : TOKEN_HEURISTIC);
   if (link?.weight) watch.weight = link.weight;
+  if (link?.code) yours.fromLink(link.code);
   state.pendingTrace = link?.trace ?? null;
   const board = link?.board ?? parseBoard(DEFAULT_BOARD);
   const goal = link?.goal?.cells ?? (puzzle === 'sliding'
@@ -581,10 +595,10 @@ function say(text, tone = '') {
 
 function updateControls() {
   const ready = solver.status === 'ready';
-  const labBusy = comparison.running || explorer.running || watch.running;  // they use the solver too
+  const labBusy = comparison.running || explorer.running || watch.running || yours.running;  // they use the solver
   const busy = solving.running !== null;
   ui.solve.disabled = ui.hint.disabled = !ready || busy || labBusy;
-  for (const part of [comparison, explorer, watch]) part.setEnabled(ready && !busy && !labBusy);
+  for (const part of [comparison, explorer, watch, yours]) part.setEnabled(ready && !busy && !labBusy);
   const title = ready ? '' : 'The solver is still loading';
   ui.solve.title = ui.hint.title = title;
   ui.quick.hidden = busy ? !solving.offersQuick : state.puzzle !== 'sliding' || !offerAtOnce(state.board);
@@ -644,6 +658,7 @@ async function checkMethod() {
   if (!catalogue.algorithms) return;
   picker.setCatalogue(catalogue);
   comparison.setCatalogue(catalogue);
+  yours.setCatalogue(catalogue);
   const dropped = [];
   if (!picker.offers('algorithms', state.algorithm)) {
     dropped.push(`the algorithm '${state.algorithm}'`);
@@ -679,6 +694,7 @@ function openLesson(lesson) {
   const goal = lesson.puzzle === 'sliding' ? defaultGoal(board.rows, board.cols)
     : parseTokenBoard(PRESETS[lesson.puzzle].goal, board.rule).cells;
   setPuzzle(board, goal, { stopReason: 'a lesson was opened', puzzle: lesson.puzzle });
+  if (lesson.example) yours.useExample(lesson.example);
   const { algorithm, heuristic } = lesson.methods.at(-1);
   chooseMethod(algorithm, heuristic);
 }

@@ -11,6 +11,7 @@
 //   const trace = await solver.trace({board, algorithm, heuristic, max_steps}); // a search, step by step (the worker
 //                                          sends it as JSON text, parsed here: far cheaper than a converted object)
 //   split, subtree (a long request) and join: parallel IDA* over a pool of solvers (pool.js, api.split)
+//   const report = await solver.checkHeuristic({board, heuristic: 'yours'}, progress => {}); // your heuristic, checked
 //
 // One long request (solve, explore or trace) runs at a time; check and describe may run beside it. Cancel is cooperative
 // (the worker sees it between two progress reports); if the worker does not answer within CANCEL_GRACE_MS, it is
@@ -26,9 +27,10 @@ export class Solver {
   #ready = null;    // promise of the started worker
   #waiting = 0;     // long requests waiting for a background request to stop
 
-  constructor({ onStatus = () => {}, base = document.baseURI } = {}) {
+  constructor({ onStatus = () => {}, base = document.baseURI, heuristicCode = () => null } = {}) {
     this.onStatus = onStatus;
     this.base = base;
+    this.heuristicCode = heuristicCode;
     this.status = 'idle';
   }
 
@@ -171,10 +173,24 @@ export class Solver {
     }
   }
 
+  /** Check a heuristic against the true distances (api.check_heuristic): a long request, cancelled by cancel(). */
+  checkHeuristic(request, onProgress = () => {}) {
+    return this.#long('check_heuristic', request, onProgress);
+  }
+
   // A call with onProgress is the long request: its progress messages are routed to it, and cancel() stops it.
+  // A request naming the heuristic "yours" carries its code (heuristicCode(): null when there is none to run).
   #call(name, request, onProgress = null, { background = false, more = [] } = {}) {
     if (this.status !== 'ready') {
       return Promise.resolve(failure('not_ready', 'the solver is still loading; try again in a moment'));
+    }
+    if (request?.heuristic === 'yours' && request.heuristic_code === undefined) {
+      const code = this.heuristicCode();
+      if (code === null) {
+        return Promise.resolve(failure('user_code', 'your heuristic has no code to run yet (or it came with a link '
+          + 'and has not been allowed to run): see Your heuristic'));
+      }
+      request = { ...request, heuristic_code: code };
     }
     let answer;
     const settled = new Promise(resolve => { answer = resolve; });

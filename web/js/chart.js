@@ -136,11 +136,12 @@ function fit(label, width) {
   return label.length <= chars ? label : `${label.slice(0, Math.max(1, chars - 1)).trimEnd()}…`;
 }
 
-function svgElement(name, attributes, content) {
+export function svgElement(name, attributes, content) {
   const element = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
   if (content !== undefined) element.textContent = content;
   return element;
 }
 
-const text = (content, attributes) => svgElement('text', attributes, content);
+export const svgText = (content, attributes) => svgElement('text', attributes, content);
+const text = svgText;

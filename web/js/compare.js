@@ -6,6 +6,7 @@
 //   comparison.setCatalogue(await solver.describe());
 //   comparison.setEnabled(free);   // whether the solver is free to start a comparison
 //   comparison.running;            // while a comparison runs (the page's other searches wait)
+//   comparison.assignment();       // A* with h = 0, misplaced, Manhattan and your heuristic, at once
 //
 // A run can be skipped (the next one starts) or the comparison stopped; a run that reaches its time limit (or the
 // memory cap of the searches that store positions) says so and shows the nodes it had expanded by then. Before the
@@ -25,6 +26,11 @@ const DEFAULT_RUNS = {
     ['bfs', 'auto'], ['bidirectional', 'auto'], ['astar', 'nearest'], ['astar', 'matching'], ['idastar', 'nearest'],
     ['idastar', 'auto'],
   ],
+};
+// The assignment's table: A* closing nodes with no estimate, the simple ones and yours (your_heuristic.js).
+const ASSIGNMENT_RUNS = {
+  sliding: [['astar', 'zero'], ['astar', 'misplaced'], ['astar', 'manhattan'], ['astar', 'yours']],
+  tokens: [['astar', 'zero'], ['astar', 'nearest'], ['astar', 'matching'], ['astar', 'yours']],
 };
 const TIME_LIMITS_S = [2, 5, 10, 30];
 const DEFAULT_TIME_LIMIT_S = 10;
@@ -113,6 +119,15 @@ export class Comparison {
     this.message.textContent = '';
     this.picker.setPuzzle(puzzle);
     this.#render();
+  }
+
+  /** Compare A* with h = 0, the simple heuristics and yours on the position shown (the assignment's table). */
+  assignment() {
+    if (this.running) return Promise.resolve();
+    this.#runs = ASSIGNMENT_RUNS[this.#puzzle].map(([algorithm, heuristic]) => newRun(algorithm, heuristic));
+    this.#render();
+    this.element.scrollIntoView({ block: 'start' });
+    return this.run();
   }
 
   setEnabled(free) {

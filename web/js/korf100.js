@@ -1,7 +1,7 @@
 // Korf's 100 random 15-puzzle positions with their optimal lengths: R. E. Korf, "Depth-first iterative-deepening:
 // an optimal admissible tree search", Artificial Intelligence 27 (1985) 97-109, Table 1. The goal has the blank at
 // the top left (0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15). One line each: number, optimal length, tiles row by row.
-// (The same data as tests/data/korf100.txt, which tests/test_famous.py checks.)
+// (The same data as pysrc/slidelab/data/korf100.txt, which tests/test_famous.py checks.)
 
 export const KORF_GOAL = '0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15';
 

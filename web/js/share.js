@@ -12,6 +12,11 @@
 //
 //   #puzzle=sliding&board=7,8,2/6,3,4/5,0,1&algorithm=weighted&heuristic=manhattan&weight=1.5&trace=40
 //
+// With the heuristic "yours", a link carries its Python code as `code` (percent-encoded; the page shows it and runs
+// nothing until the person allows it, see your_heuristic.js):
+//
+//   #puzzle=sliding&board=8,6,7/2,5,4/3,0,1&algorithm=astar&heuristic=yours&code=def%20h(board)%3A%0A...
+//
 // Token puzzles (puzzle=knights, guarini or tokens) write boards as token board text, '#' (a removed cell) escaped
 // as %23, and add `rule` for puzzle=tokens (a preset's own rule is accepted and dropped):
 //
@@ -22,7 +27,9 @@ import { PRESETS, RULES, TokenError, formatTokenBoard, pairProblem, parseTokenBo
 
 export class LinkError extends Error {}
 
-const KEYS = ['puzzle', 'board', 'goal', 'rule', 'algorithm', 'heuristic', 'weight', 'trace'];
+const KEYS = ['puzzle', 'board', 'goal', 'rule', 'algorithm', 'heuristic', 'weight', 'trace', 'code'];
+const MAX_LINK = 4000;  // characters a link may have without code
+const MAX_CODE = 10000;  // characters of a heuristic's code a link may carry
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const NUMBER = '(?:0|[1-9][0-9]{0,3})';
 const ROW = `${NUMBER}(?:,${NUMBER})*`;
@@ -91,15 +98,16 @@ function tokenCodec(preset) {
 }
 
 /**
- * Read a fragment (with or without '#') into {puzzle, board, goal, algorithm, heuristic, weight, trace}; all but
+ * Read a fragment (with or without '#') into {puzzle, board, goal, algorithm, heuristic, weight, trace, code}; all but
  * puzzle and board are null when absent (token boards carry their `rule`; a preset's default goal reads as null). An
  * empty fragment gives null. Throws LinkError with a reason.
  */
 export function parseFragment(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
   if (!text) return null;
-  if (text.length > 4000) throw new LinkError('the link is too long');
+  if (text.length > MAX_LINK + 3 * MAX_CODE) throw new LinkError('the link is too long');
   const fields = {};
+  let codeChars = 0;  // the code's part of the link, which has a limit of its own
   for (const part of text.split('&')) {
     const eq = part.indexOf('=');
     const key = eq < 0 ? part : part.slice(0, eq);
@@ -113,7 +121,9 @@ export function parseFragment(hash) {
     }
     if (!value) throw new LinkError(`'${key}' has no value`);
     fields[key] = value;
+    if (key === 'code') codeChars = part.length + 1;
   }
+  if (text.length - codeChars > MAX_LINK) throw new LinkError('the link is too long');
   if (!fields.puzzle) throw new LinkError('the link does not say which puzzle it is');
   const codec = Object.hasOwn(PUZZLES, fields.puzzle) ? PUZZLES[fields.puzzle] : null;
   if (!codec) throw new LinkError(`'${fields.puzzle.slice(0, 20)}' is not a puzzle type this page knows`);
@@ -133,6 +143,10 @@ export function parseFragment(hash) {
     if (fields.algorithm !== 'weighted') throw new LinkError('a weight is for weighted A* (algorithm=weighted)');
     if (!WEIGHT.test(fields.weight)) throw new LinkError('the weight must be a number from 1 to 10, like 2 or 1.5');
   }
+  if (fields.code !== undefined) {
+    if (fields.heuristic !== 'yours') throw new LinkError("code is a heuristic's: it goes with heuristic=yours");
+    if (fields.code.length > MAX_CODE) throw new LinkError(`the heuristic's code is longer than ${MAX_CODE} characters`);
+  }
   if (fields.trace !== undefined) {
     if (!fields.algorithm) throw new LinkError('a trace link must say which algorithm it traces');
     if (!STEP.test(fields.trace)) throw new LinkError('the trace step must be a whole number, like 0 or 40');
@@ -140,14 +154,14 @@ export function parseFragment(hash) {
   return {
     puzzle: fields.puzzle, board, goal, algorithm: fields.algorithm ?? null, heuristic: fields.heuristic ?? null,
     weight: fields.weight === undefined ? null : Number(fields.weight),
-    trace: fields.trace === undefined ? null : Number(fields.trace),
+    trace: fields.trace === undefined ? null : Number(fields.trace), code: fields.code ?? null,
   };
 }
 
-/** Write {puzzle, board, goal?, algorithm?, heuristic?, weight?, trace?} as a fragment starting with '#' (token
- * boards carry rule; weight only for algorithm 'weighted'). */
+/** Write {puzzle, board, goal?, algorithm?, heuristic?, weight?, trace?, code?} as a fragment starting with '#'
+ * (token boards carry rule; weight only for algorithm 'weighted'; code only for heuristic 'yours', within MAX_CODE). */
 export function formatFragment({ puzzle, board, goal = null, algorithm = null, heuristic = null, weight = null,
-  trace = null }) {
+  trace = null, code = null }) {
   const codec = PUZZLES[puzzle];
   const parts = [`puzzle=${puzzle}`, `board=${codec.format(board)}`];
   if (goal && !codec.isDefaultGoal(board, goal)) parts.push(`goal=${codec.format(goal)}`);
@@ -156,5 +170,6 @@ export function formatFragment({ puzzle, board, goal = null, algorithm = null, h
   if (heuristic) parts.push(`heuristic=${heuristic}`);
   if (weight !== null && algorithm === 'weighted') parts.push(`weight=${weight}`);
   if (trace !== null && algorithm) parts.push(`trace=${trace}`);
+  if (code && heuristic === 'yours' && code.length <= MAX_CODE) parts.push(`code=${encodeURIComponent(code)}`);
   return `#${parts.join('&')}`;
 }

@@ -90,6 +90,18 @@ export const LESSONS = [
     ],
   },
   {
+    id: 'overestimate', puzzle: 'sliding', board: '8 3 4/5 6 7/2 0 1', example: 'twice_manhattan',
+    title: 'When the estimate overestimates: twice Manhattan distance, as your heuristic',
+    text: 'Your heuristic now holds twice the Manhattan distance (see Your heuristic): it can say more moves than '
+      + 'are needed, so A* trusts it too much. It closes only 55 nodes but returns a 29-move path; Manhattan '
+      + 'distance, which never overestimates, closes 505 and finds the shortest, 25 moves. Watch both: where the '
+      + 'doubled estimate pulls A* down a branch the true distance would not justify, its path grows longer.',
+    methods: [
+      { algorithm: 'astar', heuristic: 'manhattan', moves: 25, expanded: 505 },
+      { algorithm: 'astar', heuristic: 'yours', moves: 29, expanded: 55 },
+    ],
+  },
+  {
     id: 'knights', puzzle: 'knights', board: 'BBB/.../.../WWW',
     title: 'Knight exchange: greedy and A* on a token puzzle',
     text: 'Swap the black and white knights. Greedy search with the matching estimate finds 18 moves at once; A* '
@@ -107,7 +119,7 @@ const NAMES = { bfs: 'Breadth-first', bidirectional: 'Bidirectional', iddfs: 'ID
   greedy: 'Greedy best-first', weighted: 'Weighted A*' };
 const HEURISTIC_NAMES = { zero: 'h = 0', misplaced: 'misplaced tiles', manhattan: 'Manhattan distance',
   matching: 'matching', nearest: 'nearest', linear_conflict: 'linear conflict', walking_distance: 'walking distance',
-  pdb: 'pattern databases', auto: 'auto' };
+  pdb: 'pattern databases', auto: 'auto', yours: 'your heuristic' };
 const methodName = (algorithm, heuristic) => (['bfs', 'bidirectional', 'iddfs'].includes(algorithm)
   ? NAMES[algorithm] : `${NAMES[algorithm] ?? algorithm}, ${HEURISTIC_NAMES[heuristic] ?? heuristic}`);
 
@@ -387,7 +399,8 @@ export class Watch {
       ? `${answer.note} (a trace records at most ${formatCount(TRACE_LIMIT)} expansions and `
         + `${formatCount(TRACE_NODES)} nodes; Solve counts the whole search)`
       : `${formatCount(answer.expanded)} ${plural(answer.expanded, 'expansion')}, a path of ${answer.length} `
-        + `${plural(answer.length, 'move')}${answer.optimal ? ' (shortest)' : ' (not necessarily shortest)'}`;
+        + `${plural(answer.length, 'move')}${answer.optimal ? ' (shortest)' : ' (not necessarily shortest)'}${
+          answer.longer_by ? `, ${answer.longer_by} longer than the shortest (${answer.shortest_length})` : ''}`;
     let counts = '';  // Solve's IDA* and IDDFS on sliding boards are faster kernels than the search traced
     if (this.#model.iterative && answer.puzzle === 'sliding') {
       counts = answer.algorithm === 'iddfs' || answer.heuristic === 'zero'

@@ -1,0 +1,127 @@
+"""Your heuristic in a real Chromium: written in the editor, checked against the true distances, used in Solve,
+Compare (the assignment's table) and Watch, the overestimating lesson; a shared link carries the code and runs
+nothing until the person allows it; code in the worker cannot reach the app's stored files."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+from conftest import ready_page
+from playwright.sync_api import Page, expect
+from test_algorithms import compare_rows
+from test_app import open_fragment, shown_board
+
+from slidelab.heuristics.examples import source
+
+pytestmark = pytest.mark.browser
+
+EASY_LINK = "#puzzle=sliding&board=0,8,2/3,4,5/1,7,6&algorithm=astar&heuristic=manhattan"  # 20 moves
+EDITOR = "#yours .cm-content"  # CodeMirror's editable content (Playwright's selectors reach into its shadow root)
+MISPLACED = "def h(board):\n    return sum(1 for t, g in zip(board.tiles, board.goal) if t and t != g)\n"
+
+
+@pytest.fixture(scope="module")
+def app(browser, base_url):
+    with ready_page(browser, base_url, viewport={"width": 1280, "height": 900}) as page:
+        yield page
+
+
+def write(page: Page, code: str) -> None:
+    """Replace the editor's text as a person pasting it would: select all, then insert the text (typed key by key,
+    the editor's own indentation and closing brackets would add to it)."""
+    page.click(EDITOR)
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(code)
+
+
+def code_in_editor(page: Page) -> str:
+    return page.locator(EDITOR).inner_text()
+
+
+def check(page: Page) -> None:
+    page.click("#yours .yours-check")
+    expect(page.locator("#yours .yours-report")).to_be_visible(timeout=60_000)
+
+
+def verdicts(page: Page) -> dict:
+    return page.eval_on_selector_all("#yours .yours-verdicts dt", """terms => Object.fromEntries(terms.map(t =>
+      [t.textContent, t.nextElementSibling.textContent]))""")
+
+
+def test_write_a_heuristic_and_the_lab_proves_it_admissible(app: Page):
+    open_fragment(app, EASY_LINK)
+    expect(app.locator(EDITOR)).to_contain_text("Manhattan distance")  # the first example, to start from
+    write(app, MISPLACED)
+    assert "zip(board.tiles, board.goal)" in code_in_editor(app)
+    check(app)
+    found = verdicts(app)
+    assert found["Admissible"] == "yes" and found["Consistent"] == "yes"
+    assert found["Informed"].startswith("mean h 7.11, mean true distance 21.97")
+    expect(app.locator("#yours .yours-message")).to_contain_text("Checked 181,440 positions")
+    expect(app.locator("#yours .yours-plot svg circle")).to_have_count(32)  # one per distance, 0 to 31
+
+
+def test_an_overestimate_is_shown_and_loads_onto_the_board(app: Page):
+    open_fragment(app, EASY_LINK)
+    app.select_option("#yours .yours-example", "twice_manhattan")
+    check(app)
+    found = verdicts(app)
+    assert found["Admissible"].startswith("no: it overestimates on 157,176 positions")
+    assert found["Consistent"].startswith("no")
+    expect(app.locator("#yours .yours-plot circle.over").first).to_be_visible()
+    app.click("#yours .yours-examples button >> nth=0")
+    assert shown_board(app) == "5 7 4/8 0 2/6 3 1"  # h 44 where the truth is 22
+
+
+def test_solve_compare_and_watch_use_yours(app: Page):
+    open_fragment(app, EASY_LINK)
+    app.select_option("#yours .yours-example", "manhattan")
+    app.click("#yours .yours-use")
+    expect(app.locator("#result-length")).to_contain_text("20 moves", timeout=60_000)
+    assert "heuristic=yours" in app.evaluate("location.hash") and "code=" in app.evaluate("location.hash")
+    app.click("#yours .yours-compare")
+    expect(app.locator("#compare .message")).to_contain_text("runs finished", timeout=90_000)
+    rows = {r["heuristic"]: r["cells"] for r in compare_rows(app)}
+    assert list(rows) == ["zero", "misplaced", "manhattan", "yours"]
+    assert {cells[1] for cells in rows.values()} == {"20"}
+    assert rows["yours"][2] == rows["manhattan"][2]  # the same definition: the same nodes closed
+    app.click("#watch .watch-start")
+    expect(app.locator("#watch .watch-message")).to_contain_text("20 moves", timeout=60_000)
+
+
+def test_the_overestimating_lesson_puts_twice_manhattan_in_your_heuristic(app: Page):
+    app.select_option("#watch .watch-lesson", "overestimate")
+    expect(app.locator(EDITOR)).to_contain_text("return 2 * total")
+    assert shown_board(app) == "8 3 4/5 6 7/2 0 1"
+    rows = app.eval_on_selector_all("#watch .watch-lesson-table tbody tr", "rows => rows.map(r => r.textContent)")
+    assert len(rows) == 2
+
+
+def test_a_shared_link_shows_the_code_and_runs_nothing_until_asked(browser, base_url):
+    code = source("misplaced")
+    link = (f"#puzzle=sliding&board=0,8,2/3,4,5/1,7,6&algorithm=astar&heuristic=yours&code={quote(code, safe='')}")
+    with ready_page(browser, base_url, link) as page:
+        expect(page.locator("#yours .yours-link")).to_be_visible()
+        expect(page.locator("#yours .yours-link")).to_contain_text("someone else's program")
+        expect(page.locator(EDITOR)).to_contain_text("Misplaced tiles")
+        page.click("#solve")  # Solve with heuristic=yours: refused, nothing runs
+        expect(page.locator("#solver-message")).to_contain_text("has not been allowed to run", timeout=30_000)
+        page.click("#yours .yours-check")
+        expect(page.locator("#yours .yours-message")).to_contain_text("Read the code from the link")
+        assert page.locator("#yours .yours-report").is_hidden()
+        page.click("#yours .yours-trust")
+        expect(page.locator("#yours .yours-link")).to_be_hidden()
+        page.click("#solve")
+        expect(page.locator("#result-length")).to_contain_text("20 moves", timeout=60_000)
+
+
+def test_code_in_the_worker_cannot_reach_the_apps_stored_files(app: Page):
+    """Before the first user code runs, the worker gives up Cache Storage, IndexedDB and new workers; the page keeps
+    them (its service worker and its snapshot are untouched)."""
+    open_fragment(app, EASY_LINK)
+    write(app, "import js\nreach = [n for n in ('caches', 'indexedDB', 'Worker') if hasattr(js, n)]\n"
+               "def h(board):\n    return 0 if not reach else 1 // 0\n")
+    check(app)
+    assert verdicts(app)["Admissible"] == "yes"  # h is 0 everywhere: nothing was reachable
+    assert app.evaluate("typeof caches !== 'undefined' && typeof indexedDB !== 'undefined'")
