@@ -38,7 +38,7 @@ from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
 from slidelab.search.contour import INF, next_bound  # noqa: E402
 from slidelab.search.control import Limits  # noqa: E402
 from slidelab.search.idastar import idastar  # noqa: E402
-from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, _Pool, split  # noqa: E402
+from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, _Subtrees, split  # noqa: E402
 
 GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
 
@@ -120,13 +120,13 @@ def balance(per_iteration: list[list[int]]) -> tuple[float, float]:
 def record_iterations(log: list[list[int]]) -> None:
     """Make the parallel search's pool append every worker's nodes so far to `log` as each iteration ends (one list
     call per iteration: nothing a timing can see)."""
-    search = _Pool.iteration
+    search = _Subtrees.iteration
 
     def iteration(self, todo, bound, stop_at_first):
         yield from search(self, todo, bound, stop_at_first)
         log.append(self.nodes_per_worker())
 
-    _Pool.iteration = iteration
+    _Subtrees.iteration = iteration
 
 
 def main() -> None:

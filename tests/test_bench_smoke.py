@@ -1,7 +1,7 @@
 """Every benchmark script still runs: each at its smallest setting (one position, one run), so that a change that
 breaks a benchmark fails here and not for the next person who measures. The figures themselves are not judged
 (docs/benchmarks.md holds them); each script must exit 0 and print its figures. The scripts that drive the browser
-are in tests/browser/test_bench_smoke.py."""
+are in tests/browser/test_browser_bench_smoke.py."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ SMOKE = {
     "bench_parallel.py": (["--runs", "1", "--korf", "79"], "79"),
     "bench_search.py": (["--runs", "1", "--skip-2x5"], "cpu"),
     "bench_tokens.py": (["--runs", "1"], "knights"),
-    "bench_user_heuristic.py": (["--runs", "1"], "new/old"),
+    "bench_user_heuristic.py": (["--runs", "1"], "ratio"),
     "plan_explore_scale.py": (["3x3", "--workers", "2", "--samples", "200"], "workers"),
     "compare_revisions.py": ([".", ".", "--rounds", "1", "--", "bench/bench_tokens.py", "--runs", "1"], "new/old"),
 }

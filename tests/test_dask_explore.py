@@ -10,9 +10,9 @@ distributed = pytest.importorskip("distributed")
 pytest.importorskip("numpy")
 psutil = pytest.importorskip("psutil")  # comes with distributed
 
+from slidelab import cluster  # noqa: E402
 from slidelab.errors import BadRequest, SearchLimit, TooLarge, Unavailable  # noqa: E402
 from slidelab.puzzles.sliding import SlidingPuzzle, default_goal  # noqa: E402
-from slidelab.search import dask_explore as module  # noqa: E402
 from slidelab.search.control import Limits, run  # noqa: E402
 from slidelab.search.dask_explore import dask_explore  # noqa: E402
 from slidelab.search.explore import ExploreResult  # noqa: E402
@@ -24,8 +24,8 @@ PROGRESS_KEYS = {"type", "expanded", "generated", "stored", "depth", "elapsed_s"
 
 @pytest.fixture(scope="module")
 def scheduler():
-    with module.local_cluster(2) as cluster:
-        yield cluster.scheduler_address
+    with cluster.local_cluster(2) as local:
+        yield local.scheduler_address
 
 
 def worker_processes():
@@ -135,9 +135,9 @@ def test_refusals(monkeypatch):
         dask_explore(SlidingPuzzle(4, 4, default_goal(4, 4)), Limits())
     with pytest.raises(BadRequest, match="partitions must be from 1"):
         dask_explore(SlidingPuzzle(2, 2, default_goal(2, 2)), Limits(), partitions=0)
-    monkeypatch.setattr(module, "CONNECT_TIMEOUT", 0.5)
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 0.5)
     with pytest.raises(Unavailable, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         run(dask_explore(SlidingPuzzle(2, 2, default_goal(2, 2)), Limits(), "tcp://127.0.0.1:9"))
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` raises ImportError
-    with pytest.raises(Unavailable, match=r'pip install "slidelab\[scale\]"'):
+    with pytest.raises(Unavailable, match=r'pip install "\.\[scale\]"'):
         dask_explore(SlidingPuzzle(3, 3, default_goal(3, 3)), Limits())

@@ -45,7 +45,7 @@ def test_bad_engine_choices_are_refused(request_, reason):
 
 def test_the_python_engine_names_the_scale_extra_for_12_cells():
     answer = api.explore({"shape": "3x4", "engine": "python"})
-    assert answer["error"]["code"] == "too_large" and 'pip install "slidelab[scale]"' in answer["error"]["message"]
+    assert answer["error"]["code"] == "too_large" and 'pip install ".[scale]"' in answer["error"]["message"]
 
 
 def test_cli_explores_with_an_engine(capsys):

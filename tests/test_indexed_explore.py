@@ -16,7 +16,7 @@ from slidelab.search.explore import ExploreResult, explore
 from slidelab.search.indexed_explore import indexed_explore
 
 needs_numpy = pytest.mark.skipif(importlib.util.find_spec("numpy") is None,
-                                 reason='numpy is not installed (pip install "slidelab[scale]")')
+                                 reason='numpy is not installed (pip install ".[scale]")')
 
 DEPTHS_3X4 = [1, 2, 4, 9, 20, 37, 63, 122, 232, 431, 781, 1392, 2494, 4442, 7854, 13899, 24215, 41802, 71167, 119888,
               198363, 323206, 515778, 811000, 1248011, 1885279, 2782396, 4009722, 5621354, 7647872, 10065800, 12760413,
@@ -139,5 +139,5 @@ def test_refuses_boards_of_more_than_12_cells_and_a_missing_numpy(monkeypatch):
         with pytest.raises(TooLarge, match="up to 12 cells"):
             indexed_explore(SlidingPuzzle(rows, cols, default_goal(rows, cols)), Limits())
     monkeypatch.setitem(sys.modules, "numpy", None)  # `import numpy` raises ImportError
-    with pytest.raises(Unavailable, match=r'pip install "slidelab\[scale\]"'):
+    with pytest.raises(Unavailable, match=r'pip install "\.\[scale\]"'):
         indexed_explore(SlidingPuzzle(3, 4, default_goal(3, 4)), Limits())

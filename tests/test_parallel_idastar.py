@@ -12,8 +12,8 @@ import pytest
 
 from slidelab import api
 from slidelab.puzzles.sliding import SlidingPuzzle, random_position
-from slidelab.search import parallel_idastar
-from slidelab.search.parallel_idastar import MAX_RETRIES, cores, split
+from slidelab.search.parallel_idastar import split
+from slidelab.workers import MAX_TRIES, ForkedPool, cores
 
 KORF_79 = "0 1 9 7/11 13 5 3/14 12 4 2/8 6 10 15"  # 42 moves, the easiest of Korf's 100 (540,860 nodes with Manhattan)
 KORF_GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
@@ -164,7 +164,7 @@ def _kernel_replaced(monkeypatch, kernel):
     """The IDA* kernel the (forked) workers run, replaced; and a list that grows by one per worker started."""
     monkeypatch.setattr(importlib.import_module("slidelab.search.idastar"), "idastar", kernel)
     started = []
-    start = parallel_idastar._Pool._start
+    start = ForkedPool._start
 
     def counted(pool):
         started.append(1)
@@ -172,7 +172,7 @@ def _kernel_replaced(monkeypatch, kernel):
             raise AssertionError("more than 20 workers started")
         return start(pool)
 
-    monkeypatch.setattr(parallel_idastar._Pool, "_start", counted)
+    monkeypatch.setattr(ForkedPool, "_start", counted)
     return started
 
 
@@ -195,10 +195,10 @@ def test_a_subtree_that_kills_every_worker_ends_the_search(monkeypatch):
     started = _kernel_replaced(monkeypatch, fatal)
     answer = api.solve({"board": KORF_79, "goal": KORF_GOAL, "heuristic": "manhattan", "workers": 2})
     assert answer["error"]["code"] == "internal"
-    assert f"died each of the {MAX_RETRIES + 1} times it searched subtree" in answer["error"]["message"]
+    assert f"died each of the {MAX_TRIES} times it searched subtree" in answer["error"]["message"]
     assert "SIGKILL" in answer["error"]["message"]
-    # each of the two subtrees being searched is tried 1 + MAX_RETRIES times at most
-    assert MAX_RETRIES + 1 <= len(started) <= 2 + 2 * (MAX_RETRIES + 1)
+    # each of the two subtrees being searched is tried MAX_TRIES times at most (one retry policy with batch's)
+    assert MAX_TRIES <= len(started) <= 2 + 2 * MAX_TRIES
     assert _no_workers_left()
 
 

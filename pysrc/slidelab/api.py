@@ -225,9 +225,9 @@ def _workers(request, algorithm_name) -> int:
         raise BadRequest(f"'workers' must be a whole number from 0 (one per core) to {MAX_WORKERS}")
     if algorithm_name != "idastar":
         raise BadRequest(f"only IDA* is split over workers; {algorithm_name} runs on one (leave 'workers' out)")
-    from .search.parallel_idastar import available, cores
+    from .workers import cores, fork_unavailable
 
-    why_not = available()
+    why_not = fork_unavailable()
     if why_not is not None:
         raise Unavailable(why_not)
     return value or cores()
@@ -486,6 +486,8 @@ def _trace(request):
     answer.update(recorded)
     if recorded["moves"] is not None:
         _add_notation(answer, puzzle, recorded["moves"])
+        if heuristic_name == user.NAME and algorithm.uses_heuristic:
+            yield from _compare_with_shortest(puzzle, answer, Limits())
     return answer
 
 

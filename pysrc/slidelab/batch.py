@@ -13,22 +13,20 @@ dies MAX_TRIES times (a new worker takes over the others). Results already in a 
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
 import statistics
 import time
 from collections import deque
 
 from . import api
-from .errors import SlideLabError, Unavailable
+from .cluster import dask_client
+from .errors import SlideLabError
 from .heuristics import get_heuristic
 from .search import ALGORITHMS
-from .search.parallel_idastar import cores, how_it_ended
+from .workers import MAX_TRIES, ForkedPool, GaveUp, cores
 
 ENGINES = ("processes", "dask")
 MAX_LINE = 2000  # characters in one batch line (a 16x16 board fits)
-MAX_TRIES = 3  # times a position is given to a worker that dies solving it, before it gets an error line
 _COMMENT = re.compile(r"\s#")  # a comment after a space (one at the start of a line is a comment line)
 
 
@@ -159,31 +157,13 @@ def load_tables(requests) -> None:
         return
 
 
-class _Worker:
-    """A worker process solving one position at a time, sent through its pipe; `task` is the one it solves."""
-
-    def __init__(self, context):
-        self.conn, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs,), daemon=True)
-        self.process.start()
-        theirs.close()
-        self.task = None
-
-    def stop(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join()
-        self.conn.close()
-
-
 def _serve(conn) -> None:
-    """A worker: solve the requests the driver sends, answer each, until the pipe closes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle: it stops the workers
+    """A worker (workers.py): solve the requests the driver sends and answer each, until the pipe closes."""
     while True:
         try:
             request = conn.recv()
         except (EOFError, OSError):
-            os._exit(0)
+            return
         try:
             answer = _solve_one(request)
         except Exception as e:  # the api answers every error; this is only a last guard
@@ -191,81 +171,37 @@ def _serve(conn) -> None:
         try:
             conn.send(answer)
         except OSError:  # the driver has gone
-            os._exit(0)
+            return
 
 
 def _on_processes(todo, requests, workers):
-    """Solve on `workers` processes, each given the next position when it is free. A worker that dies (killed, out
-    of memory) is replaced, and its position given again, MAX_TRIES times in all; then it gets an error line."""
-    import multiprocessing
-    from multiprocessing.connection import wait
-
+    """Solve on `workers` forked processes (workers.py), each given the next position when it is free. A worker that
+    dies (killed, out of memory) is replaced and its position given again, MAX_TRIES times in all; then it gets an
+    error line."""
     load_tables(requests)
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    queue, tries = deque(range(len(todo))), [0] * len(todo)
-    pool = [_Worker(context) for _ in range(workers)]
+    pool = ForkedPool(workers, _serve)
     try:
-        while True:
-            for slot, w in enumerate(pool):
-                if w.task is None and queue:
-                    w.task = queue.popleft()
-                    try:
-                        w.conn.send(requests[w.task])
-                    except OSError:  # it died while idle: its position never reached it
-                        queue.appendleft(w.task)
-                        w.stop()
-                        pool[slot] = _Worker(context)
-            busy = [w for w in pool if w.task is not None]
-            if not busy:
-                return
-            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
-            for slot, w in enumerate(pool):
-                if w.task is None:
-                    continue
-                answer = None
-                if w.conn in ready:
-                    try:
-                        answer = w.conn.recv()
-                    except Exception:  # closed, or an answer cut short by the worker's death
-                        pass
-                if answer is not None:
-                    index, w.task = w.task, None
-                    yield _record(todo[index], answer)
-                elif w.conn in ready or w.process.sentinel in ready or not w.process.is_alive():
-                    index = w.task
-                    w.stop()
-                    pool[slot] = _Worker(context)
-                    tries[index] += 1
-                    if tries[index] < MAX_TRIES:
-                        queue.appendleft(index)
-                    else:
-                        yield _record(todo[index], api.error("internal", f"the worker solving it died, each of "
-                                                             f"{MAX_TRIES} times (last: {how_it_ended(w.process)})"))
+        for event in pool.feed(deque(range(len(todo))), requests.__getitem__):
+            if isinstance(event, GaveUp):
+                yield _record(todo[event.task], api.error("internal", f"the worker solving it died, each of "
+                                                          f"{MAX_TRIES} times (last: {event.how})"))
+                continue
+            worker, answer = event
+            index = worker.task
+            pool.finish(worker)
+            yield _record(todo[index], answer)
     finally:
-        for w in pool:
-            w.stop()
+        pool.close()
 
 
 def _on_dask(todo, requests, workers, scheduler, used):
-    """Solve on a Dask cluster: the one at `scheduler`, else a local one of `workers` processes (as explore's dask
-    engine does); each Dask worker loads its own tables."""
-    try:
+    """Solve on a Dask cluster (cluster.py): the one at `scheduler`, else a local one of `workers` processes (as
+    explore's dask engine does); each Dask worker loads its own tables."""
+    with dask_client(scheduler, max(workers, 1), "solving on Dask") as client:
         import distributed
-    except ImportError:
-        raise Unavailable('solving on Dask needs dask.distributed: pip install ".[scale]"') from None
 
-    from .search.dask_explore import connect, local_cluster
-
-    cluster = local_cluster(max(workers, 1)) if scheduler is None else None
-    try:
-        client = connect(distributed, scheduler or cluster)
-    except BaseException:
-        if cluster is not None:
-            cluster.close()
-        raise
-    used.update(engine="dask", workers=max(workers, 1) if cluster is not None
-                else len(client.scheduler_info()["workers"]))
-    try:
+        used.update(engine="dask", workers=max(workers, 1) if scheduler is None
+                    else len(client.scheduler_info()["workers"]))
         futures = {client.submit(_solve_one, request, pure=False): position
                    for position, request in zip(todo, requests, strict=True)}
         for future in distributed.as_completed(futures, loop=client.loop):
@@ -275,10 +211,6 @@ def _on_dask(todo, requests, workers, scheduler, used):
             except Exception as e:  # a worker lost with its task, after Dask's own retries
                 answer = api.error("internal", f"the Dask worker solving it failed ({type(e).__name__})")
             yield _record(position, answer)
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def summary(records, skipped: int, elapsed: float, used: dict | None = None) -> dict:

@@ -3,7 +3,8 @@
 Exit codes: 0 success, 1 no solution exists or none was found within the limits, 2 invalid input (a bad board,
 option or file, or an error in the user's own heuristic), 3 a bug in slidelab (the message says what failed), 4 data
 missing or damaged (a pattern database not built, a damaged table file), 5 not available here (an optional package,
-a Dask cluster that cannot be reached, a platform without the processes parallel search needs).
+a Dask cluster that cannot be reached, a platform without the processes parallel search needs), 130 stopped by
+Ctrl-C or SIGTERM (every worker process stopped with it).
 With --json one JSON object is printed on stdout; otherwise readable text. Errors go to stderr in one line.
 """
 
@@ -17,6 +18,7 @@ import re
 import signal
 import sys
 import textwrap
+import threading
 
 from . import api
 from .errors import SearchLimit, SlideLabError, exit_status
@@ -26,6 +28,7 @@ from .puzzles.sliding import parse_shape
 from .puzzles.tokens import PRESETS, RULES
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID = 0, 1, 2
+EXIT_STOPPED = 130  # Ctrl-C or SIGTERM, as a shell reports an interrupted command
 _PUZZLE_HELP = (f"puzzle type: sliding (the default), tokens (BOARD, --goal and --rule), or a token preset: "
                 f"{', '.join(PRESETS)}")
 _SHAPE = re.compile(r"\s*\d+\s*[xX×]\s*\d+\s*")
@@ -607,8 +610,25 @@ def _batch_summary(s: dict) -> str:
     return text
 
 
+def _terminated(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM ends a run as Ctrl-C does: workers stopped, files closed, one line said
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
+    try:
+        return _command(args)
+    except KeyboardInterrupt:
+        print("slidelab: stopped", file=sys.stderr)
+        return EXIT_STOPPED
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _command(args) -> int:
     if args.command == "batch":
         return _batch(args)
     try:

@@ -11,7 +11,8 @@ class Estimator(Protocol):
 
     kernel: "tile_table" (a sum of per-tile tables, `tile_table[tile][cell]`), "tracker" (`tracker(state)` follows a
     board move by move: `probe(tile, frm, to)` gives the next h, `push()` makes the move), "pdb" (pattern-database
-    `orientations`), or None (the generic search calls h on every state).
+    `orientations`), or None (the generic search calls h on every state). An estimator may also declare
+    `consistent = True` (a move never lowers h by more than one): A* then keeps no record to count reopenings.
     """
 
     name: str

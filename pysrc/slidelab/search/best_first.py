@@ -41,7 +41,8 @@ def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True, r
     h0 = heuristic(start)
     cost = {start: 0}  # best known g of every state stored (open or closed)
     parent = {start: None}  # state -> (state before it, move), None for the start
-    closed = set()  # states expanded (A*, which reopens: to count the reopenings)
+    # states expanded, to count reopenings (A*; a consistent heuristic never reopens one, so none is kept then)
+    closed = set() if reopen and not getattr(heuristic, "consistent", False) else None
     heap = [(h_weight * h0, h0, 0, 0, start)]
     counter = 1
     if record is not None:
@@ -61,10 +62,11 @@ def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True, r
             record.expand(state, f)
         if not reopen:
             cost[state] = CLOSED
-        elif state in closed:
-            stats.reopened += 1
-        else:
-            closed.add(state)
+        elif closed is not None:
+            if state in closed:
+                stats.reopened += 1
+            else:
+                closed.add(state)
         g += 1
         fg = g_weight * g
         for move, child in moves_of(state):

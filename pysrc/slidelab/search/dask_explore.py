@@ -25,18 +25,17 @@ up the counts, reports progress, checks the limits, and ends at the first empty 
 from __future__ import annotations
 
 import functools
-import logging
 import queue
 import uuid
 from collections import defaultdict
 
-from ..errors import BadRequest, TooLarge, Unavailable
+from ..cluster import dask_client, require
+from ..errors import BadRequest, TooLarge
 from .control import PROGRESS_INTERVAL, Meter, Stats
 from .explore import ExploreResult
 from .indexed_explore import UNSEEN, Index, check_board, frontier, mark, progress
 
 PARTITIONS_PER_THREAD = 2  # unless `partitions` is given: a worker's ranks are not all of one part of the space
-CONNECT_TIMEOUT = 10  # seconds to reach a given scheduler and to find a worker there
 LOOKAHEAD = 2  # levels submitted before the counts of the one before them are in
 FETCH_TIMEOUT = 1  # seconds to wait for a result before looking whether its worker is still there
 
@@ -57,55 +56,16 @@ def dask_explore(puzzle, limits, scheduler=None, workers=2, partitions=None):
     check_board(puzzle)
     if partitions is not None and not 0 < partitions < 1 << 16:
         raise BadRequest(f"partitions must be from 1 to 65,535, not {partitions}")
-    try:
-        import distributed
-        import numpy
-    except ImportError:
-        raise Unavailable('exploring on Dask needs numpy and dask.distributed: pip install "slidelab[scale]"') from None
-    return _search(numpy, distributed, puzzle, limits, scheduler, workers, partitions)
+    require("exploring on Dask", "numpy", "distributed")
+    import numpy
+
+    return _search(numpy, puzzle, limits, scheduler, workers, partitions)
 
 
-def _search(np, distributed, puzzle, limits, scheduler, workers, partitions):
+def _search(np, puzzle, limits, scheduler, workers, partitions):
     meter = Meter(limits, Stats(stored=1))  # its clock counts the cluster's start too
-    cluster = client = None
-    try:
-        if scheduler is None:
-            cluster = local_cluster(workers)
-        client = connect(distributed, scheduler or cluster)
+    with dask_client(scheduler, workers, "exploring on Dask") as client:
         return (yield from _levels(np, client, puzzle, meter, partitions))
-    finally:
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-def local_cluster(workers):
-    """A local Dask cluster of `workers` processes of one thread each, as `dask_explore` starts one.
-
-    Its workers keep glibc's own malloc tuning: Dask's default MALLOC_TRIM_THRESHOLD_ turns every large numpy
-    temporary into a fresh mmap, which made the search three times slower (docs/explore-at-scale.md).
-    """
-    import dask
-    import distributed
-
-    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
-        return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=":0", silence_logs=logging.ERROR)
-
-
-def connect(distributed, scheduler):
-    """A client of `scheduler` (an address or a cluster) that sees at least one worker."""
-    try:
-        client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except OSError as error:
-        raise Unavailable(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
-    try:
-        client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
-    except TimeoutError:
-        client.close()
-        raise Unavailable(f"the Dask scheduler at {scheduler} has no worker") from None
-    return client
 
 
 class _Layout:

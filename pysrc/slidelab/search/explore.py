@@ -50,7 +50,7 @@ def explore(puzzle, limits):
     if count > MAX_POSITIONS:
         power = len(str(count)) - 1
         many = f"{count:,}" if power < 15 else f"{count / 10 ** power:.1f} x 10^{power}"
-        scale = (" (or, on the command line, the numpy engine: pip install \"slidelab[scale]\")"
+        scale = (" (or, on the command line, the numpy engine: pip install \".[scale]\")"
                  if puzzle.kind == "sliding" and puzzle.size <= INDEXED_CELLS else "")
         raise TooLarge(f"this puzzle has {many} positions, more than the {MAX_POSITIONS:,} that explore "
                        f"may visit in pure Python; try a smaller board{scale}")

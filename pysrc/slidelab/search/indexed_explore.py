@@ -44,7 +44,7 @@ def indexed_explore(puzzle, limits):
     try:
         import numpy
     except ImportError:
-        raise Unavailable('exploring this many positions needs numpy: pip install "slidelab[scale]"') from None
+        raise Unavailable('exploring this many positions needs numpy: pip install ".[scale]"') from None
     return _search(numpy, puzzle, limits)
 
 
