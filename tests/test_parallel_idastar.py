@@ -113,13 +113,17 @@ def _no_workers_left():
 
 def test_cancel_leaves_no_worker_running():
     steps = api.solve_steps({"board": KORF_79, "goal": KORF_GOAL, "heuristic": "manhattan", "workers": 2})
-    event = next(steps)
-    while event["type"] != "progress":
-        event = next(steps)
-    pids = [p.pid for p in multiprocessing.active_children()]
-    assert len(pids) == 2
-    assert len(event["workers"]) == 2 and sum(event["workers"]) > 0
-    steps.close()
+    try:
+        # a busy machine may report before the workers have: wait (a little) for their first nodes
+        for _ in range(50):
+            event = next(steps)
+            if event["type"] == "progress" and sum(event["workers"]) > 0:
+                break
+        pids = [p.pid for p in multiprocessing.active_children()]
+        assert len(pids) == 2
+        assert len(event["workers"]) == 2 and sum(event["workers"]) > 0
+    finally:
+        steps.close()
     assert _no_workers_left()
     for pid in pids:
         with pytest.raises(ProcessLookupError):

@@ -43,6 +43,7 @@ def test_parsed_links_hold_the_position_goal_and_names(share: Page):
         "heuristic": None,
         "weight": None,
         "trace": None,
+        "code": None,
     }
     assert share.evaluate("m.parseFragment('')") is None
     assert share.evaluate("m.parseFragment('#')") is None
@@ -61,14 +62,26 @@ def test_random_positions_round_trip(share: Page):
           puzzle: 'sliding',
           board: { rows, cols, cells: m.randomPosition(rows, cols, goal, random) },
           goal: m.sameCells(goal, m.defaultGoal(rows, cols)) ? null : { rows, cols, cells: goal },
-          algorithm: 'idastar', heuristic: random() < 0.5 ? 'manhattan' : null, weight: null, trace: null,
+          algorithm: 'idastar', heuristic: random() < 0.5 ? 'manhattan' : null, weight: null, trace: null, code: null,
         };
+        if (random() < 0.3) {  // your heuristic, its code in the link: any text, newlines, '&', '#', '%' and all
+          state.heuristic = 'yours';
+          state.code = `def h(board):\n    return 0  # & # % = / ? ${Math.floor(random() * 1000)} é\n`;
+        }
         const link = m.formatFragment(state);
         if (JSON.stringify(m.parseFragment(link)) !== JSON.stringify(state)) bad.push(link);
       }
       return bad;
     }""")
     assert failures == []
+
+
+def test_a_heuristics_code_goes_only_with_heuristic_yours_and_has_a_limit(share: Page):
+    base = "#puzzle=sliding&board=1,2,3/4,5,6/7,0,8&algorithm=astar"
+    error = "link => { try { m.parseFragment(link); return null; } catch (e) { return e.message; } }"
+    assert "heuristic=yours" in share.evaluate(error, base + "&heuristic=manhattan&code=def%20h(b)%3A%20return%200")
+    assert "longer than 10000" in share.evaluate(error, base + "&heuristic=yours&code=" + "x" * 10_001)
+    assert share.evaluate(error, base + "&heuristic=yours&code=" + "x" * 10_000) is None
 
 
 def test_the_default_goal_is_left_out_and_escapes_are_read(share: Page):
