@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from slidelab import batch, cli
 from slidelab.puzzles.sliding import random_position
@@ -217,7 +219,7 @@ def test_resume_solves_again_what_failed_internally_or_was_named_twice(capsys, t
          "error": {"code": "internal", "message": "the worker solving it died"}},
         {"name": "p2", "board": "1 2 3/0 5 6/4 7 8", "ok": True, "length": 3},  # p2 was another board then
     ]))
-    assert batch.done_keys(out_path.read_text().splitlines()) == {("p2", "1 2 3/0 5 6/4 7 8")}
+    assert batch.Resume(out_path.read_text().splitlines(), {}).done == {("p2", "1 2 3/0 5 6/4 7 8")}
     code, out, _ = slidelab(capsys, "batch", str(path), "--resume", str(out_path), "--json")
     records = json_lines(out)
     assert code == 1 and records[-1]["summary"]["skipped"] == 0
@@ -339,3 +341,96 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
     process.stdout.close()
     _, err = process.communicate(timeout=120)
     assert err == b"" and process.returncode == 1
+
+
+def test_a_resume_retries_what_a_larger_limit_may_solve_and_says_so(capsys, tmp_path):
+    path, out_path = tmp_path / "b.txt", tmp_path / "out.jsonl"
+    path.write_text("easy: 1 2 3/4 5 6/7 0 8\nhard: 8 6 7/2 5 4/3 0 1\nbad: 1 2 3/4 5 6/8 7 0\n")
+    code, out, _ = slidelab(capsys, "batch", str(path), "--max-nodes", "5000", "--heuristic", "manhattan",
+                            "--resume", str(out_path), "--json")
+    first = {r["name"]: r for r in json_lines(out)[:-1]}
+    assert first["hard"]["error"]["code"] == "limit" and first["bad"]["error"]["code"] == "unsolvable"
+    assert all(r["method"] == {"heuristic": "manhattan", "algorithm": "idastar", "puzzle": "sliding",
+                               "max_nodes": 5000} for r in first.values())
+    code, out, _ = slidelab(capsys, "batch", str(path), "--max-nodes", "1000000", "--heuristic", "manhattan",
+                            "--resume", str(out_path))
+    assert "3 positions: 1 solved" in out and "2 already done, 1 retried" in out
+    assert out.splitlines()[0].startswith("hard  31 moves")
+
+
+def test_a_resume_with_other_options_is_refused_unless_asked_to_carry_on(capsys, tmp_path):
+    path, out_path = tmp_path / "b.txt", tmp_path / "out.jsonl"
+    path.write_text("a: 1 2 3/4 5 6/7 0 8\n")
+    assert slidelab(capsys, "batch", str(path), "--resume", str(out_path))[0] == 0
+    code, out, err = slidelab(capsys, "batch", str(path), "--goal", "1 2 3/4 5 6/0 7 8", "--resume", str(out_path))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "holds answers to other problems" in err
+    code, out, err = slidelab(capsys, "batch", str(path), "--goal", "1 2 3/4 5 6/0 7 8", "--resume", str(out_path),
+                              "--carry-on")
+    assert code == 0 and "1 solved" in out
+    code, out, err = slidelab(capsys, "batch", str(path), "--goal", "1 2 3/4 5 6/0 7 8", "--resume", str(out_path))
+    assert code == 2  # the file now holds both
+
+
+def test_a_resume_file_with_stray_lines_is_read_without_a_traceback(capsys, tmp_path):
+    path, out_path = tmp_path / "b.txt", tmp_path / "out.jsonl"
+    path.write_text("a: 1 2 3/4 5 6/7 0 8\nb: 1 2 3/4 0 6/7 5 8\n")
+    good = {"name": "a", "board": "1 2 3/4 5 6/7 0 8", "ok": True, "length": 1}
+    out_path.write_bytes(b'{"name": "b", "board": [1, 2]}\n' + json.dumps(good).encode() + b"\n"
+                         b"\xff\xfe not text\n" + b"[1, 2, 3]\n" + b"x" * 100_000 + b"\n" + b'"just a string"\n')
+    code, out, err = slidelab(capsys, "batch", str(path), "--resume", str(out_path), "--json")
+    assert code == 0 and err == ""
+    records = json_lines(out)
+    assert [r["name"] for r in records[:-1]] == ["b"] and records[-1]["summary"]["skipped"] == 1
+    assert json.dumps(good).encode() in out_path.read_bytes()  # nothing of the file was lost
+
+
+def test_a_second_run_on_one_resume_file_is_refused(capsys, tmp_path):
+    fcntl = pytest.importorskip("fcntl")
+    path, out_path = tmp_path / "b.txt", tmp_path / "out.jsonl"
+    path.write_text("a: 1 2 3/4 5 6/7 0 8\n")
+    with open(out_path, "a") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)  # as a running batch holds it
+        code, out, err = slidelab(capsys, "batch", str(path), "--resume", str(out_path))
+    assert code == 2 and "being written by another run" in err and out_path.read_text() == ""
+
+
+def test_a_full_disk_is_said_in_one_line_with_its_own_status(capsys, tmp_path, monkeypatch):
+    path, out_path = tmp_path / "b.txt", tmp_path / "out.jsonl"
+    path.write_text("a: 1 2 3/4 5 6/7 0 8\nb: 1 2 3/4 0 6/7 5 8\n")
+    real_open = open
+
+    class Full(io.TextIOWrapper):
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+    def full_open(name, mode="r", **kwargs):
+        if str(name) == str(out_path):
+            return Full(real_open(name, mode.replace("+", "") + "b+" if "+" in mode else mode + "b"), **{
+                k: v for k, v in kwargs.items() if k in ("encoding", "errors")})
+        return real_open(name, mode, **kwargs)
+
+    monkeypatch.setattr(cli, "open", full_open, raising=False)
+    code, out, err = slidelab(capsys, "batch", str(path), "--resume", str(out_path))
+    assert code == cli.EXIT_WRITE_FAILED and err.count("\n") == 1
+    assert "cannot write" in err and "No space left on device" in err
+
+
+SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
+JSON_VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                               st.sampled_from(["name", "board", "ok", "error", "code", "method", "summary", "x"]),
+                               inner, max_size=5), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(JSON_VALUES.map(json.dumps), st.text(max_size=200),
+                          st.binary(max_size=60).map(lambda b: b.decode("utf-8", "replace"))), max_size=12))
+def test_any_resume_file_is_read_without_an_exception(lines):
+    state = batch.Resume(lines, {"algorithm": "idastar"})
+    assert all(isinstance(name, str) and isinstance(board, str) for name, board in state.done | state.retry)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=3000))
+def test_any_batch_file_is_read_without_an_exception(text):
+    for position in batch.read_positions(text):
+        assert (position.board is None) == (position.problem is not None)

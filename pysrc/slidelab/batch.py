@@ -12,6 +12,7 @@ dies MAX_TRIES times (a new worker takes over the others). Results already in a 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import statistics
@@ -78,23 +79,60 @@ def _uncommented(text: str) -> str:
     return (text if comment is None else text[:comment.start()]).strip()
 
 
-def done_keys(lines) -> set:
-    """The positions already answered in a resume file's JSON lines, as (name, board) pairs. Not answered: a line cut
-    short by an interrupted run, a malformed position's line (board null: it is reported again) and an internal error
-    (a bug or a dead worker: worth another try)."""
-    keys = set()
-    for line in lines:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(record, dict) or "name" not in record or "summary" in record:
-            continue
-        error = record.get("error")
-        if record.get("board") is None or isinstance(error, dict) and error.get("code") == "internal":
-            continue
-        keys.add((str(record["name"]), record["board"]))
-    return keys
+FINAL_CODES = frozenset({"unsolvable", "invalid"})  # error answers a rerun would give again (a limit, too_large,
+# tables not built or an internal error may not: those positions are solved again on a resume)
+PROBLEM_KEYS = ("goal", "puzzle", "rule", "algorithm", "heuristic", "weight", "heuristic_function")
+LIMIT_KEYS = ("max_nodes", "max_seconds")
+
+
+def method_of(options: dict) -> dict:
+    """What produced a run's answers, as its records say: the problem and method (the options in PROBLEM_KEYS, and
+    the SHA-256 of your own heuristic's code) and the limits. Two runs solve the same problems when their methods
+    agree but for the limits (a larger limit only turns some "limit" answers into solutions)."""
+    method = {k: options[k] for k in PROBLEM_KEYS + LIMIT_KEYS if options.get(k) is not None}
+    if options.get("heuristic_code") is not None:
+        method["heuristic_sha256"] = hashlib.sha256(options["heuristic_code"].encode()).hexdigest()
+    return method
+
+
+def same_problems(a: dict, b: dict) -> bool:
+    return {k: v for k, v in a.items() if k not in LIMIT_KEYS} == {k: v for k, v in b.items() if k not in LIMIT_KEYS}
+
+
+class Resume:
+    """What a resume file's JSON lines say: `done`, the (name, board) pairs answered for good (solved, unsolvable,
+    invalid: a rerun would answer the same); `retry`, those answered otherwise (a limit, tables not built, an internal
+    error: solved again); `other`, the method of the first record made with other options than `method` (None: none
+    was); `unread`, lines that are not records (cut short by an interrupted run, or not this program's)."""
+
+    def __init__(self, lines, method: dict):
+        self.done: set = set()
+        self.retry: set = set()
+        self.other: dict | None = None
+        self.unread = 0
+        for line in lines:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                self.unread += bool(line.strip())
+                continue
+            if not isinstance(record, dict) or "summary" in record:
+                self.unread += not isinstance(record, dict)
+                continue
+            name, board, error = record.get("name"), record.get("board"), record.get("error")
+            if not isinstance(name, str) or not isinstance(board, str) or board == "":
+                self.unread += not (isinstance(name, str) and board is None)  # a malformed position is not one
+                continue
+            made_by = record.get("method")
+            if isinstance(made_by, dict) and not same_problems(made_by, method):
+                self.other = self.other or made_by
+                continue
+            code = error.get("code") if isinstance(error, dict) else None
+            if record.get("ok") is True or code in FINAL_CODES:
+                self.done.add((name, board))
+            else:
+                self.retry.add((name, board))
+        self.retry -= self.done
 
 
 def _solve_one(request):
@@ -117,9 +155,17 @@ def _record(position, answer) -> dict:
 def run(positions, options: dict, workers: int = 1, engine: str = "processes", scheduler: str | None = None,
         used: dict | None = None):
     """Solve every position with the solve options (goal, puzzle, algorithm, ...); yields one record per position
-    as it finishes: {"name", "board", "ok", "length", "optimal", "moves", "stats"} or {..., "ok": false, "error"}.
-    `used`, a dict if given, is told how they are solved: {"engine": "processes" or "dask", "workers": n} (n
-    positions at once; 1: one after another in this process)."""
+    as it finishes: {"name", "board", "ok", "length", "optimal", "moves", "stats", "method"} or {..., "ok": false,
+    "error", "method"}, where "method" says what produced it (method_of). `used`, a dict if given, is told how they
+    are solved: {"engine": "processes" or "dask", "workers": n} (n positions at once; 1: one after another in this
+    process)."""
+    method = method_of(options)
+    for record in _run(positions, options, workers, engine, scheduler, used):
+        record["method"] = method
+        yield record
+
+
+def _run(positions, options, workers, engine, scheduler, used):
     used = {} if used is None else used
     todo = []
     for position in positions:
@@ -213,15 +259,16 @@ def _on_dask(todo, requests, workers, scheduler, used):
             yield _record(position, answer)
 
 
-def summary(records, skipped: int, elapsed: float, used: dict | None = None) -> dict:
-    """Totals over the records of one run: counts, lengths, nodes, the median and worst solve times, and how they
-    were solved (`used`, as run tells it: "engine" and "workers")."""
+def summary(records, skipped: int, elapsed: float, used: dict | None = None, retried: int = 0) -> dict:
+    """Totals over the records of one run: counts, lengths, nodes, the median and worst solve times, how they were
+    solved (`used`, as run tells it: "engine" and "workers"), and how many positions a resume solved again because
+    their earlier answer was not final (`retried`)."""
     solved = [r for r in records if r["ok"]]
     times = [r["stats"]["elapsed_s"] for r in solved]
     worst = max(solved, key=lambda r: r["stats"]["elapsed_s"], default=None)
     return {"summary": {
         "positions": len(records) + skipped, "solved": len(solved), "failed": len(records) - len(solved),
-        "skipped": skipped, "optimal": sum(1 for r in solved if r["optimal"]),
+        "skipped": skipped, "retried": retried, "optimal": sum(1 for r in solved if r["optimal"]),
         "total_length": sum(r["length"] for r in solved),
         "expanded": sum(r["stats"]["expanded"] for r in solved),
         "wall_s": round(elapsed, 3), "solve_s": round(sum(times), 3),

@@ -28,6 +28,7 @@ from .puzzles.sliding import parse_shape
 from .puzzles.tokens import PRESETS, RULES
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID = 0, 1, 2
+EXIT_WRITE_FAILED = 6  # batch: the resume file could not be written (a full disk)
 EXIT_STOPPED = 130  # Ctrl-C or SIGTERM, as a shell reports an interrupted command
 _PUZZLE_HELP = (f"puzzle type: sliding (the default), tokens (BOARD, --goal and --rule), or a token preset: "
                 f"{', '.join(PRESETS)}")
@@ -133,7 +134,10 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--scheduler", metavar="ADDRESS", help="the Dask cluster to use (tcp://host:port); "
                        "without it --engine dask starts a local one with --workers workers")
     batch.add_argument("--resume", metavar="OUT", help="JSON lines of an earlier run: skip the positions it "
-                       "answered, and append the new answers to it")
+                       "answered for good (solved, unsolvable, invalid; a limit or a missing table is tried again), "
+                       "append the new answers to it; one run at a time")
+    batch.add_argument("--carry-on", action="store_true", help="resume even though OUT holds answers to other "
+                       "problems (another goal, algorithm or heuristic): solve these positions again beside them")
     batch.add_argument("--json", action="store_true", help="print JSON lines (the summary last)")
     check = sub.add_parser(
         "check-heuristic", help="check your own heuristic: admissible? consistent? how informed?",
@@ -479,37 +483,47 @@ def _batch(args) -> int:
         return refuse(f"--workers must be from 0 (one per core) to {api.MAX_WORKERS}")
     if args.scheduler and args.engine != "dask":
         return refuse("--scheduler is for --engine dask")
+    try:
+        method = _request(args)
+    except _FileError as e:
+        return refuse(str(e))
+    options = {k: v for k, v in method.items() if k in batch.PROBLEM_KEYS + batch.LIMIT_KEYS + ("heuristic_code",)}
     reading = "standard input" if args.file == "-" else args.file
+    resume = state = None
     try:
         if args.file == "-":
             text = sys.stdin.read()
         else:
             with open(args.file, encoding="utf-8") as f:
                 text = f.read()
-        done: set = set()
-        reading = args.resume
-        if args.resume and os.path.exists(args.resume):
-            with open(args.resume, encoding="utf-8") as f:
-                done = batch.done_keys(f)
-        resume = open(args.resume, "a+", encoding="utf-8") if args.resume else None
-        if resume and resume.tell():
-            resume.seek(resume.tell() - 1)
-            if resume.read(1) != "\n":  # an interrupted run's last line, cut short: start a new one
-                resume.write("\n")
+        if args.resume:
+            reading = args.resume
+            resume = open(args.resume, "a+", encoding="utf-8", errors="replace")  # a stray byte spoils one line
+            if not _lock(resume):
+                resume.close()
+                return refuse(f"{args.resume} is being written by another run of slidelab batch; wait for it to end")
+            resume.seek(0)
+            state = batch.Resume(resume, batch.method_of(options))
+            if resume.tell():
+                resume.seek(resume.tell() - 1)
+                if resume.read(1) != "\n":  # an interrupted run's last line, cut short: start a new one
+                    resume.write("\n")
     except UnicodeDecodeError:
         return refuse(f"cannot read {reading}: it is not UTF-8 text")
     except OSError as e:
+        if resume:
+            resume.close()
         return refuse(f"cannot read {e.filename or reading}: {e.strerror or e}")
+    if resume is not None and state is not None and state.other is not None and not args.carry_on:
+        resume.close()
+        made_by = ", ".join(f"{k} {v}" for k, v in state.other.items()) or "the defaults"
+        return refuse(f"{args.resume} holds answers to other problems ({made_by}); resume with the same options, "
+                      "or add --carry-on to solve these positions again beside them")
     every = batch.read_positions(text)
+    done = state.done if state else set()
     positions = [p for p in every if p.board is None or (p.name, p.board) not in done]
     skipped = len(every) - len(positions)
-    try:
-        method = _request(args)
-    except _FileError as e:
-        return refuse(str(e))
-    options = {k: v for k, v in method.items() if k in (
-        "goal", "puzzle", "rule", "algorithm", "heuristic", "weight", "max_nodes", "max_seconds", "heuristic_code",
-        "heuristic_function")}
+    retried = sum(1 for p in positions if state and (p.name, p.board) in state.retry)
     if positions and positions[0].board is not None:
         _prepare_databases(dict(options, board=positions[0].board))
     clock, records, used = batch.Clock(), [], dict[str, object]()
@@ -526,6 +540,10 @@ def _batch(args) -> int:
             progress.clear()  # stdout shares the terminal: the record starts on a clean line
             print(line if args.json else _batch_line(record), flush=True)
             progress.draw(len(records))
+        total = batch.summary(records, skipped, clock.elapsed(), used, retried)
+        if resume:
+            resume.write(json.dumps(total) + "\n")
+            resume.flush()
     except SlideLabError as e:  # the Dask cluster cannot be reached, say
         progress.clear()
         print(f"slidelab: {e.code}: {e}", file=sys.stderr)
@@ -538,20 +556,37 @@ def _batch(args) -> int:
     except BrokenPipeError:  # the reader stopped early (`slidelab batch ... | head`): stop quietly
         _quiet_stdout()
         return EXIT_NO_SOLUTION
+    except OSError as e:  # the resume file could not be written: a full disk, say
+        progress.clear()
+        print(f"slidelab: cannot write {args.resume}: {e.strerror or e}; {len(records)} answers were written "
+              "before", file=sys.stderr)
+        return EXIT_WRITE_FAILED
     finally:
         runner.close()  # stops the workers still solving
         progress.clear()
         if resume:
-            resume.close()
-    total = batch.summary(records, skipped, clock.elapsed(), used)
-    if resume:
-        with open(args.resume, "a", encoding="utf-8") as f:
-            f.write(json.dumps(total) + "\n")
+            try:
+                resume.close()
+            except OSError:  # what could not be written was said above
+                pass
     try:
         print(json.dumps(total) if args.json else _batch_summary(total["summary"]), flush=True)
     except BrokenPipeError:
         _quiet_stdout()
     return EXIT_OK if all(r["ok"] for r in records) else EXIT_NO_SOLUTION
+
+
+def _lock(file) -> bool:
+    """Take the only lock on an open file (False: another process holds it); no locks where fcntl is missing."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    try:
+        fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 class _BatchProgress:
@@ -602,8 +637,9 @@ def _batch_line(record: dict) -> str:
 
 def _batch_summary(s: dict) -> str:
     worst = s["worst"]
+    retried = f", {s['retried']} retried" if s.get("retried") else ""
     text = (f"{s['positions']} positions: {s['solved']} solved ({s['optimal']} optimal), {s['failed']} failed, "
-            f"{s['skipped']} already done; {s['expanded']:,} expanded; {s['wall_s']:.1f} s wall, "
+            f"{s['skipped']} already done{retried}; {s['expanded']:,} expanded; {s['wall_s']:.1f} s wall, "
             f"{s['solve_s']:.1f} s of solving")
     if worst:
         text += f"; median {s['median_s']:.3f} s, worst {worst['name']} ({worst['elapsed_s']:.2f} s)"
