@@ -104,3 +104,15 @@ def test_describe_says_which_algorithms_are_shortest_take_a_weight_and_can_be_tr
     assert {name: a["default_weight"] for name, a in algorithms.items() if a["default_weight"]} == {"weighted": 2}
     assert [name for name, a in algorithms.items() if not a["traceable"]] == ["quick"]
     assert algorithms["greedy"]["uses_heuristic"] and algorithms["greedy"]["puzzles"] == ["sliding", "tokens"]
+
+
+def test_workers_are_read_one_way_for_solve_and_explore():
+    from slidelab.api import _worker_count
+    from slidelab.workers import cores
+
+    assert _worker_count({"workers": 0}, 2) == cores() and _worker_count({"workers": 3.0}, 2) == 3
+    assert _worker_count({}, 2) == 2
+    for bad in (-1, True, "two", 1.5, 10_000):
+        solve = api.solve({"board": "8 6 7/2 5 4/3 0 1", "workers": bad})
+        explore = api.explore({"shape": "2x3", "engine": "dask", "workers": bad})
+        assert solve["error"] == explore["error"] and "from 0 (one per core)" in solve["error"]["message"]

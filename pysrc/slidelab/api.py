@@ -54,21 +54,30 @@ def _guarded(steps):
         return error("internal", f"internal error ({type(e).__name__}: {str(e)[:200]}); please report it")
 
 
-def _option(request: dict, key: str, kind, default=None):
+def _whole(value):
+    """A whole number as an int: JSON from JavaScript may write 100 as 100.0 (anything else is left as it is)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _option(request: dict, key: str, type_, default=None):
+    """The request's `key`, checked to be of `type_` (bool, a positive int or float, str), or `default`."""
     value = request.get(key, default)
     if value is None:
         return default
-    if kind is bool:
+    if type_ is bool:
         if not isinstance(value, bool):
             raise BadRequest(f"'{key}' must be true or false")
         return value
-    if kind is int:
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)  # JSON from JavaScript may write 100 as 100.0
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+    if type_ is int:
+        value = _whole(value)
+        if not _is_int(value) or value <= 0:
             raise BadRequest(f"'{key}' must be a positive whole number")
         return value
-    if kind is float:
+    if type_ is float:
         if (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0
                 or isinstance(value, float) and not math.isfinite(value)):
             raise BadRequest(f"'{key}' must be a positive number")
@@ -83,10 +92,10 @@ def make_puzzle(request: dict):
     {"puzzle": "knights" (or another preset), "board"?, "goal"?} or {"puzzle": "tokens", "board", "goal", "rule"}."""
     if not isinstance(request, dict):
         raise BadRequest("the request must be a JSON object")
-    kind = _option(request, "puzzle", str, "sliding")
+    name = _option(request, "puzzle", str, "sliding")
     board = _option(request, "board", str)
     goal = _option(request, "goal", str)
-    if kind == "sliding":
+    if name == "sliding":
         if request.get("rule") is not None:
             raise BadRequest(NO_RULE)
         if board is None:
@@ -94,9 +103,9 @@ def make_puzzle(request: dict):
         return SlidingPuzzle.from_text(board, goal)
     from .puzzles.tokens import PUZZLE_NAMES, token_puzzle  # only token requests pay for importing it
 
-    if kind in PUZZLE_NAMES:
-        return token_puzzle(kind, board, goal, _option(request, "rule", str))
-    raise BadRequest(f"unknown puzzle type '{kind}'; choose one of: sliding, {', '.join(PUZZLE_NAMES)}")
+    if name in PUZZLE_NAMES:
+        return token_puzzle(name, board, goal, _option(request, "rule", str))
+    raise BadRequest(f"unknown puzzle type '{name}'; choose one of: sliding, {', '.join(PUZZLE_NAMES)}")
 
 
 def solve_steps(request: dict):
@@ -213,24 +222,36 @@ def _answer(puzzle, algorithm, heuristic_name, heuristic, weight, result, all_so
     return answer
 
 
-def _workers(request, algorithm_name) -> int:
-    """The processes a solve request asks for ("workers": 1 by default, 0 = one per core); more than one only for
-    IDA*, and only where processes can share memory (not in the browser: the page has its own pool)."""
-    value = request.get("workers")
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if value is None or value == 1 and not isinstance(value, bool):
-        return 1
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_WORKERS:
+def _worker_count(request, default: int) -> int:
+    """The processes a request asks for, "workers": a whole number from 0 (one per core) to MAX_WORKERS, else
+    `default`; the one reading of it for solve and explore alike."""
+    value = _whole(request.get("workers"))
+    if value is None:
+        return default
+    if not _is_int(value) or not 0 <= value <= MAX_WORKERS:
         raise BadRequest(f"'workers' must be a whole number from 0 (one per core) to {MAX_WORKERS}")
+    if value == 0:
+        from .workers import cores
+
+        return cores()
+    return value
+
+
+def _workers(request, algorithm_name) -> int:
+    """The processes a solve request asks for (1 by default); more than one only for IDA*, and only where processes
+    can share memory (not in the browser: the page has its own pool)."""
+    value = _whole(request.get("workers"))
+    if value is None or value == 1 and _is_int(value):
+        return 1
+    count = _worker_count(request, 1)
     if algorithm_name != "idastar":
         raise BadRequest(f"only IDA* is split over workers; {algorithm_name} runs on one (leave 'workers' out)")
-    from .workers import cores, fork_unavailable
+    from .workers import fork_unavailable
 
     why_not = fork_unavailable()
     if why_not is not None:
         raise Unavailable(why_not)
-    return value or cores()
+    return count
 
 
 def _add_notation(answer, puzzle, moves) -> None:
@@ -400,9 +421,8 @@ def _subtree(request):
     puzzle, heuristic, _, frontier, _, _ = _split(request)
     given, bound = request.get("subtree"), request.get("bound")
     indices = given if isinstance(given, list) else [given]
-    indices, bound = ([int(v) if isinstance(v, float) and v.is_integer() else v for v in indices],
-                      int(bound) if isinstance(bound, float) and bound.is_integer() else bound)
-    if (not indices or any(isinstance(v, bool) or not isinstance(v, int) for v in indices + [bound])
+    indices, bound = [_whole(v) for v in indices], _whole(bound)
+    if (not indices or not all(map(_is_int, indices + [bound]))
             or not all(0 <= i < len(frontier or ()) for i in indices)):
         raise BadRequest("'subtree' must be the index of a subtree of the split (or a list of them), "
                            "'bound' a whole number")
@@ -547,7 +567,7 @@ def _explore(request):
         search = indexed_explore(puzzle, limits)
     else:
         from .search.dask_explore import dask_explore
-        search = dask_explore(puzzle, limits, _option(request, "scheduler", str), _option(request, "workers", int, 2))
+        search = dask_explore(puzzle, limits, _option(request, "scheduler", str), _worker_count(request, 2))
     result = yield from search
     answer = {"ok": True, "puzzle": puzzle.kind, "goal": puzzle.format(puzzle.goal), "states": result.states,
               "depths": result.depths, "max_depth": result.max_depth,

@@ -3,7 +3,8 @@
 Exit codes: 0 success, 1 no solution exists or none was found within the limits, 2 invalid input (a bad board,
 option or file, or an error in the user's own heuristic), 3 a bug in slidelab (the message says what failed), 4 data
 missing or damaged (a pattern database not built, a damaged table file), 5 not available here (an optional package,
-a Dask cluster that cannot be reached, a platform without the processes parallel search needs), 130 stopped by
+a Dask cluster that cannot be reached, a platform without the processes parallel search needs), 6 batch could not
+write its resume file (a full disk), 130 stopped by
 Ctrl-C or SIGTERM (every worker process stopped with it).
 With --json one JSON object is printed on stdout; otherwise readable text. Errors go to stderr in one line.
 """
@@ -115,7 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("--scheduler", metavar="ADDRESS",
                          help="run the dask engine on this cluster (tcp://host:port); "
                          "without it --engine dask starts a local one")
-    explore.add_argument("--workers", type=int, help="worker processes of the local Dask cluster (default 2)")
+    explore.add_argument("--workers", type=int,
+                         help="worker processes of the local Dask cluster (default 2; 0: one per core)")
     explore.add_argument("--max-nodes", type=int, help="give up after expanding this many positions")
     explore.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     explore.add_argument("--json", action="store_true", help="print one JSON object")
