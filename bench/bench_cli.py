@@ -1,13 +1,14 @@
 """Whole-process time of the `slidelab` command on easy positions, next to a bare Python start (docs/benchmarks.md,
 "Command line").
 
-    python3 bench/bench_cli.py [--runs N] [--python PATH]
+    python3 bench/bench_cli.py [--runs N] [--python PATH [--installed]] [--pdb-dir DIR]
 
 Each command runs N times, in turn with the others (so a busy moment hurts every command alike); the median wall
 time of each is printed with its ratio to `python -c pass`. The pattern databases the solves need are built once
 first, into a temporary cache folder, as a user's first call would. With `--pdb-dir DIR` (a folder holding the 4x4
 tables, such as .cache/pdb), their .slpdb files are copied into that folder too and an easy 4x4 is timed as well
-(its first call, not timed, decodes them once and leaves the mapped form beside them).
+(its first call, not timed, decodes them once and leaves the mapped form beside them). With `--installed` the slidelab
+that PATH has installed is timed (`python3 -m venv V && V/bin/pip install .`), as a user runs it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--python", default=sys.executable, help="the interpreter to time (default: this one)")
     parser.add_argument("--pdb-dir", help="a folder with the 4x4 tables: time an easy 4x4 too")
+    parser.add_argument("--installed", action="store_true", help="time the slidelab that --python has installed "
+                        "(pip install .), not this checkout's sources")
     args = parser.parse_args()
     commands = list(COMMANDS)
     with tempfile.TemporaryDirectory() as cache:
@@ -45,7 +48,9 @@ def main() -> int:
             for table in pathlib.Path(args.pdb_dir).glob("4x4_*.slpdb"):
                 shutil.copy(table, cache)
             commands.append(("solve 4x4, 1 move", ["-m", "slidelab", "solve", "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"]))
-        env = dict(os.environ, PYTHONPATH=str(ROOT / "pysrc"), SLIDELAB_PDB_DIR=cache)
+        env = dict(os.environ, SLIDELAB_PDB_DIR=cache)
+        if not args.installed:
+            env["PYTHONPATH"] = str(ROOT / "pysrc")
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode cached (the warm-up writes it)
         for _, command in commands:  # warm: tables built and cached, files in the page cache
             subprocess.run([args.python, *command], env=env, check=True, capture_output=True)

@@ -18,8 +18,6 @@ import os
 import re
 import signal
 import sys
-import textwrap
-import threading
 
 from . import api
 from .errors import SearchLimit, SlideLabError, exit_status
@@ -42,9 +40,17 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(EXIT_INVALID, f"slidelab: error: {message}\n")
 
+    def format_help(self):
+        if getattr(self, "catalogue", False):  # made when asked for: a command that runs pays nothing for it
+            self.epilog = f"algorithms:\n{_catalogue(api.ALGORITHMS.values())}\n\nheuristics:\n" \
+                          f"{_catalogue(HEURISTICS.values())}"
+        return super().format_help()
+
 
 def _catalogue(items) -> str:
     """Names and descriptions of algorithms or heuristics, for --help."""
+    import textwrap
+
     return "\n".join(textwrap.fill(i.description, 100, initial_indent=f"  {i.name:<17} ",
                                    subsequent_indent=" " * 20) for i in items)
 
@@ -55,7 +61,8 @@ def _search_parser(sub, name, help, description):
         name, help=help, formatter_class=argparse.RawDescriptionHelpFormatter,
         description=f"{description} BOARD is rows separated by '/', e.g. '8 6 7/2 5 4/3 0 1'; token boards have one "
                     "character per cell (a letter a piece, '.' empty, '#' removed), e.g. 'BBB/.../.../WWW'.",
-        epilog=f"algorithms:\n{_catalogue(api.ALGORITHMS.values())}\n\nheuristics:\n{_catalogue(HEURISTICS.values())}")
+    )
+    parser.catalogue = True  # its --help lists every algorithm and heuristic
     parser.add_argument("board", nargs="?", help="the start position (a token preset has its own)")
     _method_arguments(parser)
     return parser
@@ -654,15 +661,17 @@ def _terminated(signum, frame):
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
+    try:
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    except ValueError:  # not the main thread (main called from another program's thread): its signals are its own
+        previous = None
     try:
         return _command(args)
     except KeyboardInterrupt:
         print("slidelab: stopped", file=sys.stderr)
         return EXIT_STOPPED
     finally:
-        if main_thread:
+        if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 
 

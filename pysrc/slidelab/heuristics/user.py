@@ -14,7 +14,6 @@ sandbox: in the browser that is the user's own tab (see the README), on the comm
 
 from __future__ import annotations
 
-import traceback
 from collections import deque
 
 from ..errors import BadRequest, SlideLabError, UserCodeError
@@ -52,6 +51,8 @@ def compile_function(code: str, function: str = DEFAULT_FUNCTION, filename: str 
 
 def _where(error: BaseException, filename: str) -> str:
     """'at line 3: ZeroDivisionError: division by zero', the line the deepest frame of the user's code."""
+    import traceback  # only when something failed: a command that runs pays nothing for it
+
     lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == filename]
     at = f"at line {lines[-1]}: " if lines else ""
     return f"{at}{type(error).__name__}: {str(error)[:200]}"
