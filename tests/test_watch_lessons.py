@@ -13,7 +13,7 @@ from slidelab import api
 from slidelab.heuristics.examples import source
 
 WATCH_JS = pathlib.Path(__file__).resolve().parent.parent / "web" / "js" / "watch.js"
-TRACE_STEPS = 2000  # what the panel lets a student watch (its TRACE_LIMIT)
+TRACE_STEPS = api.MAX_TRACE_STEPS  # what the panel lets a student watch (from api.describe())
 
 
 def js_literal(text: str):

@@ -722,12 +722,14 @@ def describe() -> dict:
     from .puzzles.tokens import PRESETS, RULE_DESCRIPTIONS
 
     return {
-        "algorithms": [{"name": a.name, "title": a.title, "description": a.description, "optimal": a.optimal,
+        "algorithms": [{"name": a.name, "title": a.title, "label": a.label, "description": a.description,
+                        "optimal": a.optimal,
                         "uses_heuristic": a.uses_heuristic, "puzzles": sorted(a.kinds),
                         "default_weight": a.default_weight, "traceable": a.traceable} for a in ALGORITHMS.values()],
-        "heuristics": [{"name": h.name, "title": h.title, "description": h.description,
+        "heuristics": [{"name": h.name, "title": h.title, "label": h.label, "description": h.description,
                         "puzzles": sorted(h.kinds)} for h in HEURISTICS.values()],
         "presets": [p.as_dict() for p in PRESETS.values()],
         "rules": [{"name": name, "description": text} for name, text in RULE_DESCRIPTIONS.items()],
         "heuristic_examples": examples(),
+        "trace": {"max_steps": MAX_TRACE_STEPS, "max_nodes": MAX_TRACE_NODES},
     }

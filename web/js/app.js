@@ -658,6 +658,7 @@ async function checkMethod() {
   if (!catalogue.algorithms) return;
   picker.setCatalogue(catalogue);
   comparison.setCatalogue(catalogue);
+  watch.setCatalogue(catalogue);
   yours.setCatalogue(catalogue);
   const dropped = [];
   if (!picker.offers('algorithms', state.algorithm)) {

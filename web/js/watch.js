@@ -25,7 +25,6 @@ const OPEN_ROWS = 12;        // rows of the open list shown: the ones the search
 const FRAME_BUDGET_MS = 8;   // at full speed, the time a frame may spend stepping
 const SPEEDS = [['1', 1], ['2', 2], ['5', 5], ['10', 10], ['30', 30], ['100', 100], ['full', Infinity]];
 const DEFAULT_SPEED = '5';
-export const DEFAULT_WEIGHT = 2;
 
 /** One sentence per algorithm: the rule it expands by. */
 export const RULES = {
@@ -113,15 +112,12 @@ export const LESSONS = [
   },
 ];
 
-const TRACE_LIMIT = 2000;   // expansions a trace records at most (api.MAX_TRACE_STEPS)
-const TRACE_NODES = 20000;  // and nodes (api.MAX_TRACE_NODES)
-const NAMES = { bfs: 'Breadth-first', bidirectional: 'Bidirectional', iddfs: 'IDDFS', idastar: 'IDA*', astar: 'A*',
-  greedy: 'Greedy best-first', weighted: 'Weighted A*' };
-const HEURISTIC_NAMES = { zero: 'h = 0', misplaced: 'misplaced tiles', manhattan: 'Manhattan distance',
-  matching: 'matching', nearest: 'nearest', linear_conflict: 'linear conflict', walking_distance: 'walking distance',
-  pdb: 'pattern databases', auto: 'auto', yours: 'your heuristic' };
-const methodName = (algorithm, heuristic) => (['bfs', 'bidirectional', 'iddfs'].includes(algorithm)
-  ? NAMES[algorithm] : `${NAMES[algorithm] ?? algorithm}, ${HEURISTIC_NAMES[heuristic] ?? heuristic}`);
+// The engine's facts, from its catalogue (api.describe(), setCatalogue): how a sentence names each algorithm and
+// heuristic, whether an algorithm takes a heuristic, weighted A*'s default W, and a trace's limits.
+const catalogue = { labels: {}, informed: new Set(), weight: null, maxSteps: Infinity, maxNodes: Infinity };
+const label = name => catalogue.labels[name] ?? name;
+const methodName = (algorithm, heuristic) => (catalogue.informed.has(algorithm)
+  ? `${label(algorithm)}, ${label(heuristic)}` : label(algorithm));
 
 export class Watch {
   #model = null;
@@ -150,7 +146,7 @@ export class Watch {
       <div class="actions watch-setup">
         <button type="button" class="primary watch-start" disabled>Watch the search</button>
         <label class="field watch-weight-field" hidden>Weight W
-          <input class="watch-weight" type="number" min="1" max="10" step="0.5" value="${DEFAULT_WEIGHT}"></label>
+          <input class="watch-weight" type="number" min="1" max="10" step="0.5"></label>
         <label class="field">Lesson <select class="watch-lesson">
           <option value="">Choose a lesson…</option>
           ${LESSONS.map(l => `<option value="${l.id}">${l.title}</option>`).join('')}
@@ -274,7 +270,8 @@ export class Watch {
   /** The weight of weighted A* that the next trace uses. */
   get weight() {
     const value = Number(this.ui.weight.value);
-    return Number.isFinite(value) && value >= 1 && value <= 10 ? value : DEFAULT_WEIGHT;
+    return this.ui.weight.value !== '' && Number.isFinite(value) && value >= 1 && value <= 10 ? value
+      : catalogue.weight;
   }
 
   set weight(value) {
@@ -284,6 +281,16 @@ export class Watch {
   setEnabled(free) {
     this.#enabled = free;
     this.#controls();
+  }
+
+  /** The engine's catalogue (api.describe()): labels, the default weight, the trace limits. */
+  setCatalogue({ algorithms, heuristics, trace }) {
+    for (const entry of [...algorithms, ...heuristics]) catalogue.labels[entry.name] = entry.label;
+    catalogue.informed = new Set(algorithms.filter(a => a.uses_heuristic).map(a => a.name));
+    catalogue.weight = algorithms.find(a => Number.isFinite(a.default_weight))?.default_weight ?? null;  // None arrives as undefined
+    catalogue.maxSteps = trace.max_steps;
+    catalogue.maxNodes = trace.max_nodes;
+    if (this.ui.weight.value === '' && catalogue.weight !== null) this.ui.weight.value = String(catalogue.weight);
   }
 
   /** The chosen method (maybe) changed: say its rule, offer the weight for weighted A*; a trace of another method is
@@ -392,12 +399,12 @@ export class Watch {
   }
 
   #describe(answer, tablesFailed) {
-    const used = answer.heuristic_used ? ` (${HEURISTIC_NAMES[answer.heuristic_used] ?? answer.heuristic_used})` : '';
+    const used = answer.heuristic_used ? ` (${label(answer.heuristic_used)})` : '';
     const title = `${methodName(answer.algorithm, answer.heuristic)}${used}${
       answer.weight ? ` (W = ${answer.weight})` : ''}`;
     const end = answer.truncated
-      ? `${answer.note} (a trace records at most ${formatCount(TRACE_LIMIT)} expansions and `
-        + `${formatCount(TRACE_NODES)} nodes; Solve counts the whole search)`
+      ? `${answer.note} (a trace records at most ${formatCount(catalogue.maxSteps)} expansions and `
+        + `${formatCount(catalogue.maxNodes)} nodes; Solve counts the whole search)`
       : `${formatCount(answer.expanded)} ${plural(answer.expanded, 'expansion')}, a path of ${answer.length} `
         + `${plural(answer.length, 'move')}${answer.optimal ? ' (shortest)' : ' (not necessarily shortest)'}${
           answer.longer_by ? `, ${answer.longer_by} longer than the shortest (${answer.shortest_length})` : ''}`;
@@ -581,7 +588,7 @@ export class Watch {
     const { ids, total } = m.openList(OPEN_ROWS);
     ui.openCaption.textContent = m.iterative
       ? `The path the search is on (its stack), root first: ${total} ${plural(total, 'node')}`
-      : `Open list in the order ${NAMES[m.algorithm]} takes it: ${ids.length < total ? `first ${ids.length} of ` : ''}`
+      : `Open list in the order ${label(m.algorithm)} takes it: ${ids.length < total ? `first ${ids.length} of ` : ''}`
         + `${formatCount(total)}`;
     const rows = ui.openBody.rows;
     while (rows.length < ids.length) {
@@ -641,7 +648,7 @@ export class Watch {
       <th scope="row">${methodName(method.algorithm, method.heuristic)}${perIteration(method)}</th>
       <td>${method.moves}</td>
       <td>${formatCount(method.expanded)}</td><td data-solved="${i}">–</td>
-      <td>${method.expanded <= TRACE_LIMIT ? `<button type="button" data-method="${i}">Watch</button>`
+      <td>${method.expanded <= catalogue.maxSteps ? `<button type="button" data-method="${i}">Watch</button>`
         : '<span class="muted">too many to watch</span>'}</td></tr>`).join('');
     this.onLesson(lesson);
     this.#controls();

@@ -12,13 +12,14 @@ from ..errors import BadRequest
 
 
 class Heuristic:
-    """A heuristic by name: what it is, and per puzzle kind it applies to, the "module:function" (in this package)
-    that builds its Estimator for a puzzle, imported only when it is used (a command-line call imports only what it
-    needs)."""
+    """A heuristic by name: what it is (a title, a label for sentences, a description), and per puzzle kind it
+    applies to, the "module:function" (in this package) that builds its Estimator for a puzzle, imported only when it
+    is used (a command-line call imports only what it needs)."""
 
-    def __init__(self, name, title, description, builders):
+    def __init__(self, name, title, description, builders, label=None):
         self.name = name
         self.title = title
+        self.label = label or title.lower()  # how a sentence names it: "Manhattan distance", "misplaced tiles"
         self.description = description
         self.builders = builders
 
@@ -36,16 +37,18 @@ HEURISTICS = {
     h.name: h
     for h in [
         Heuristic("zero", "h = 0", "No information: A* becomes uniform-cost search, IDA* becomes iterative "
-                  "deepening.", {"sliding": "sliding:zero", "tokens": "tokens:zero"}),
+                  "deepening.", {"sliding": "sliding:zero", "tokens": "tokens:zero"}, label="h = 0"),
         Heuristic("misplaced", "Misplaced tiles", "How many tiles are not on their goal cell (the blank not "
                   "counted); each needs at least one move.", {"sliding": "sliding:misplaced"}),
         Heuristic("manhattan", "Manhattan distance", "The sum over tiles of their row plus column distance to "
-                  "their goal cell; each move changes it by exactly one.", {"sliding": "sliding:manhattan"}),
+                  "their goal cell; each move changes it by exactly one.", {"sliding": "sliding:manhattan"},
+                  label="Manhattan distance"),
         Heuristic("nearest", "Nearest goal cell", "The sum over pieces of the fewest moves (on the move graph, other "
-                  "pieces ignored) to the nearest goal cell of the piece's kind.", {"tokens": "tokens:nearest"}),
+                  "pieces ignored) to the nearest goal cell of the piece's kind.", {"tokens": "tokens:nearest"},
+                  label="nearest"),
         Heuristic("matching", "Optimal assignment", "The pieces of each kind assigned one to one to that kind's goal "
                   "cells at the least total move-graph distance (Hungarian method); never below nearest.",
-                  {"tokens": "tokens:matching"}),
+                  {"tokens": "tokens:matching"}, label="matching"),
         Heuristic("linear_conflict", "Linear conflict", "Manhattan distance plus two moves for each tile that must "
                   "leave its goal row or column to let others pass (the fewest such tiles per line); any board.",
                   {"sliding": "linear_conflict:linear_conflict"}),
@@ -61,7 +64,7 @@ HEURISTICS = {
                   "and consistent.", {"sliding": "user:needs_code", "tokens": "user:needs_code"}),
         Heuristic("auto", "Strongest available", "Pattern databases when their tables are at hand, else walking "
                   "distance, else linear conflict (sliding); the optimal assignment (tokens).",
-                  {"sliding": "auto:strongest", "tokens": "tokens:matching"}),
+                  {"sliding": "auto:strongest", "tokens": "tokens:matching"}, label="auto"),
     ]
 }
 

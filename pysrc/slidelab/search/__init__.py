@@ -20,9 +20,10 @@ class Algorithm:
 
     def __init__(self, name, title, description, optimal, uses_heuristic, start, all_solutions=False,
                  kinds=frozenset({"sliding", "tokens"}), exhaustive=True, waits_for_tables=True, default_weight=None,
-                 traceable=True):
+                 traceable=True, label=None):
         self.name = name
         self.title = title
+        self.label = label or title  # how a sentence names it: "Greedy best-first", "IDDFS"
         self.description = description
         self.optimal = optimal
         self.uses_heuristic = uses_heuristic
@@ -86,13 +87,13 @@ ALGORITHMS = {
     a.name: a
     for a in [
         Algorithm("bfs", "Breadth-first search", "Expands positions one depth at a time; shortest paths, but stores "
-                  "every position it reaches.", True, False, _bfs),
+                  "every position it reaches.", True, False, _bfs, label="Breadth-first"),
         Algorithm("bidirectional", "Bidirectional BFS", "Breadth-first from the start and from the goal at once "
                   "until they meet; shortest paths, far fewer positions stored than one-way BFS.",
-                  True, False, _bidirectional),
+                  True, False, _bidirectional, label="Bidirectional"),
         Algorithm("iddfs", "Iterative deepening DFS", "Depth-first searches with a depth limit raised until the "
                   "goal is reached; no heuristic, memory only for the current path.", True, False, _iddfs, True,
-                  exhaustive=False),
+                  exhaustive=False, label="IDDFS"),
         Algorithm("idastar", "IDA*", "Iterative deepening A*: depth-first contours bounded by g + h, raised until "
                   "the goal is reached; optimal with an admissible heuristic, memory only for the current path.",
                   True, True, _idastar, True, exhaustive=False),
@@ -100,12 +101,13 @@ ALGORITHMS = {
                   "uniform-cost search with the zero heuristic; stores every position it reaches.", True, True, _astar),
         Algorithm("greedy", "Greedy best-first (not shortest)", "Best-first on h alone: always expands the open "
                   "position that looks closest to the goal, never reopening one; often fast, but a misleading "
-                  "estimate leads it to long paths.", False, True, _greedy),
+                  "estimate leads it to long paths.", False, True, _greedy, label="Greedy best-first"),
         Algorithm("weighted", "Weighted A* (not shortest)", "Best-first on g + W * h (W = 2 unless chosen), never "
                   "reopening a position: fewer positions than A*; with a consistent heuristic, paths at most W times "
-                  "the shortest.", False, True, _weighted, default_weight=DEFAULT_WEIGHT),
+                  "the shortest.", False, True, _weighted, default_weight=DEFAULT_WEIGHT, label="Weighted A*"),
         Algorithm("quick", "Quick (not shortest)", "Solves the board line by line, the last 3x3 optimally: a "
                   "solution in a moment on any board, not necessarily shortest, shown with the best lower bound.",
-                  False, True, _quick, kinds=frozenset({"sliding"}), waits_for_tables=False, traceable=False),
+                  False, True, _quick, kinds=frozenset({"sliding"}), waits_for_tables=False, traceable=False,
+                  label="Quick"),
     ]
 }
