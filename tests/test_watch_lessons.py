@@ -1,38 +1,23 @@
-"""The numbers of Watch the search's lessons are the engine's: they are read from the page itself (web/js/watch.js,
-LESSONS), so a lesson whose numbers drift from what `solve` reports fails here."""
+"""The numbers of Watch the search's lessons are the engine's: they are read from the file the page loads
+(web/js/lessons.json), so a lesson whose numbers drift from what `solve` reports fails here."""
 
 from __future__ import annotations
 
 import json
 import pathlib
-import re
 
 import pytest
 
 from slidelab import api
 from slidelab.heuristics.examples import source
 
-WATCH_JS = pathlib.Path(__file__).resolve().parent.parent / "web" / "js" / "watch.js"
+LESSONS_JSON = pathlib.Path(__file__).resolve().parent.parent / "web" / "js" / "lessons.json"
 TRACE_STEPS = api.MAX_TRACE_STEPS  # what the panel lets a student watch (from api.describe())
 
 
-def js_literal(text: str):
-    """A JavaScript literal of objects, arrays, numbers and single-quoted strings (joined with +) as Python values."""
-    def token(match):
-        if match.group(1) is not None:  # a string: its escapes are JSON's but for \'
-            return json.dumps(json.loads('"' + match.group(1).replace("\\'", "'").replace('"', '\\"') + '"'))
-        return f'"{match.group(2)}":'  # a bare key
-    text = re.sub(r"'((?:[^'\\]|\\.)*)'|\b([A-Za-z_]\w*)\s*:", token, text)
-    text = re.sub(r'"\s*\+\s*"', "", text)  # 'a' + 'b'
-    text = re.sub(r",(\s*[}\]])", r"\1", text)  # trailing commas
-    return json.loads(text)
-
-
 def lessons():
-    source = WATCH_JS.read_text(encoding="utf-8")
-    match = re.search(r"^export const LESSONS = (\[.*?^\]);", source, re.S | re.M)
-    assert match, "LESSONS not found in watch.js"
-    return js_literal(match.group(1))
+    """The lessons as the page loads them (web/js/lessons.json)."""
+    return json.loads(LESSONS_JSON.read_text(encoding="utf-8"))
 
 
 LESSONS = lessons()

@@ -288,9 +288,12 @@ def test_a_knights_trace_shows_token_boards_and_the_solvers_counts(app: Page):
 
 
 def test_the_lessons_are_the_ones_the_cpython_tests_check(app: Page):
-    # tests/test_watch_lessons.py reads LESSONS from watch.js's text and checks every number against the engine:
-    # the browser's own reading of the module is the same
-    assert app.evaluate("async () => (await import('./js/watch.js')).LESSONS") == LESSONS
+    # tests/test_watch_lessons.py reads lessons.json and checks every number against the engine: the page offers
+    # exactly those lessons, from the same file
+    offered = app.eval_on_selector_all(f"{WATCH} .watch-lesson option",
+                                       "options => options.map(o => [o.value, o.text])")
+    assert offered[1:] == [[lesson["id"], lesson["title"]] for lesson in LESSONS]
+    assert app.evaluate("() => fetch('js/lessons.json').then(r => r.json())") == LESSONS
 
 
 def test_a_lesson_sets_its_position_and_watches_its_methods(app: Page):

@@ -15,7 +15,7 @@
 //   watch.clear(reason)            // the position changed: the trace no longer applies
 //
 // onShow gets a node's board text to show on the main board; onMethod a lesson's method to choose; onLesson a lesson
-// (LESSONS below) whose position the page sets; onChange asks for the link to be written again.
+// (lessons.json) whose position the page sets; onChange asks for the link to be written again.
 
 import { formatCount, plural } from './format.js';
 import { NEXT_STYLE, STATUS_STYLE, TreeView } from './tree_view.js';
@@ -44,73 +44,9 @@ export const RULES = {
     + 'for fewer expansions and a path at most W times the shortest.',
 };
 
-/** Ready-made lessons from the source material: a position, methods, and the numbers a student should find. */
-export const LESSONS = [
-  {
-    id: 'heuristics', puzzle: 'sliding', board: '7 8 2/6 3 4/5 0 1',
-    title: 'How much does the estimate help? A* with h = 0, misplaced tiles and Manhattan distance',
-    text: 'The assignment: run A* on this position with three heuristics. Each finds the shortest path, 25 moves; '
-      + 'the better the estimate, the fewer nodes A* closes. The first two close too many nodes to watch (a trace '
-      + 'records 2,000): count them with the solver, and watch Manhattan distance.',
-    methods: [
-      { algorithm: 'astar', heuristic: 'zero', moves: 25, expanded: 147132 },
-      { algorithm: 'astar', heuristic: 'misplaced', moves: 25, expanded: 18575 },
-      { algorithm: 'astar', heuristic: 'manhattan', moves: 25, expanded: 875 },
-    ],
-  },
-  {
-    id: 'greedy', puzzle: 'sliding', board: '8 7 0/4 5 3/2 1 6',
-    title: 'A misleading estimate: greedy best-first search against A*',
-    text: 'Greedy best-first search trusts the Manhattan distance alone: it keeps choosing tiles that look close to '
-      + 'home and wanders into a 62-move path. A* also counts the moves made and finds the shortest, 20 moves, '
-      + 'after fewer expansions.',
-    methods: [
-      { algorithm: 'greedy', heuristic: 'manhattan', moves: 62, expanded: 581 },
-      { algorithm: 'astar', heuristic: 'manhattan', moves: 20, expanded: 119 },
-    ],
-  },
-  {
-    id: 'iterations', puzzle: 'sliding', board: '0 8 2/3 4 5/1 7 6',
-    title: 'IDA*, iteration by iteration: how the bound grows',
-    text: 'IDA* searches depth-first within a bound on f = g + h and starts again from the top with a higher bound '
-      + 'when nothing within it reaches the goal. Misplaced tiles estimate 8 moves for this 20-move position, so its '
-      + 'bounds go 8, 10, ..., 20 (they step by two: every solution of this board has an even length), seven '
-      + 'iterations, each several times larger than the one before. Manhattan distance and linear conflict both '
-      + 'start at 12: five iterations, with far fewer nodes in each for linear conflict, the better estimate. Press '
-      + 'Next iteration (N) to go from one to the next, and look at the pruned nodes (✂): the least f among them is '
-      + 'the next bound.',
-    methods: [
-      { algorithm: 'idastar', heuristic: 'misplaced', moves: 20, expanded: 2742,
-        bounds: [8, 10, 12, 14, 16, 18, 20], iterations: [1, 19, 59, 181, 562, 1708, 212] },
-      { algorithm: 'idastar', heuristic: 'manhattan', moves: 20, expanded: 404, bounds: [12, 14, 16, 18, 20],
-        iterations: [10, 31, 90, 243, 30] },
-      { algorithm: 'idastar', heuristic: 'linear_conflict', moves: 20, expanded: 148, bounds: [12, 14, 16, 18, 20],
-        iterations: [1, 6, 25, 94, 22] },
-    ],
-  },
-  {
-    id: 'overestimate', puzzle: 'sliding', board: '8 3 4/5 6 7/2 0 1', example: 'twice_manhattan',
-    title: 'When the estimate overestimates: twice Manhattan distance, as your heuristic',
-    text: 'Your heuristic now holds twice the Manhattan distance (see Your heuristic): it can say more moves than '
-      + 'are needed, so A* trusts it too much. It closes only 55 nodes but returns a 29-move path; Manhattan '
-      + 'distance, which never overestimates, closes 505 and finds the shortest, 25 moves. Watch both: where the '
-      + 'doubled estimate pulls A* down a branch the true distance would not justify, its path grows longer.',
-    methods: [
-      { algorithm: 'astar', heuristic: 'manhattan', moves: 25, expanded: 505 },
-      { algorithm: 'astar', heuristic: 'yours', moves: 29, expanded: 55 },
-    ],
-  },
-  {
-    id: 'knights', puzzle: 'knights', board: 'BBB/.../.../WWW',
-    title: 'Knight exchange: greedy and A* on a token puzzle',
-    text: 'Swap the black and white knights. Greedy search with the matching estimate finds 18 moves at once; A* '
-      + 'with the same estimate proves 16 is the least.',
-    methods: [
-      { algorithm: 'greedy', heuristic: 'matching', moves: 18, expanded: 27 },
-      { algorithm: 'astar', heuristic: 'matching', moves: 16, expanded: 336 },
-    ],
-  },
-];
+/** Ready-made lessons from the source material (lessons.json, which tests/test_watch_lessons.py checks against the
+ * engine): a position, methods, and the numbers a student should find. */
+const LESSONS = fetch(new URL('./lessons.json', import.meta.url)).then(answer => answer.json()).catch(() => []);
 
 // The engine's facts, from its catalogue (api.describe(), setCatalogue): how a sentence names each algorithm and
 // heuristic, whether an algorithm takes a heuristic, weighted A*'s default W, and a trace's limits.
@@ -126,6 +62,7 @@ export class Watch {
   #last = 0;
   #carry = 0;
   #running = false;  // a trace or a lesson's solve is in flight
+  lessons = [];      // the lessons, once lessons.json has arrived
   #enabled = false;
   #board = null;     // the position traced (the board object the app gave)
   #selected = -1;
@@ -149,7 +86,6 @@ export class Watch {
           <input class="watch-weight" type="number" min="1" max="10" step="0.5"></label>
         <label class="field">Lesson <select class="watch-lesson">
           <option value="">Choose a lesson…</option>
-          ${LESSONS.map(l => `<option value="${l.id}">${l.title}</option>`).join('')}
         </select></label>
       </div>
       <div class="watch-lesson-box" hidden>
@@ -231,6 +167,10 @@ export class Watch {
     ui.end.addEventListener('click', () => this.#goto(this.#model.units));
     ui.play.addEventListener('click', () => this.#toggle());
     ui.lesson.addEventListener('change', () => this.#showLesson(ui.lesson.value));
+    LESSONS.then(lessons => {
+      this.lessons = lessons;
+      ui.lesson.append(...lessons.map(l => new Option(l.title, l.id)));
+    });
     ui.check.addEventListener('click', () => this.#checkLesson());
     ui.lessonBody.addEventListener('click', event => {
       const button = event.target.closest('button[data-method]');
@@ -636,7 +576,7 @@ export class Watch {
   // ---- lessons -------------------------------------------------------------------------------------------------
 
   #showLesson(id) {
-    const lesson = LESSONS.find(l => l.id === id) ?? null;
+    const lesson = this.lessons.find(l => l.id === id) ?? null;
     this.#lesson = lesson;
     this.ui.lessonBox.hidden = !lesson;
     if (!lesson) return;
