@@ -38,12 +38,16 @@ def test_every_benchmark_script_has_a_smoke_run():
     assert scripts == set(SMOKE) | BROWSER | {"bench_pdb_pyodide.mjs"}
 
 
+def run_benchmark(script: str, args: list[str], expected: str, timeout: int = 600) -> None:
+    """Run a bench script as a person would; it must exit 0 and print `expected`."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "pysrc"))
+    done = subprocess.run([sys.executable, str(BENCH / script), *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert expected in done.stdout, done.stdout[-3000:]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("script", sorted(SMOKE))
 def test_benchmark_runs_at_its_smallest_setting(script):
-    args, expected = SMOKE[script]
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "pysrc"))
-    done = subprocess.run([sys.executable, str(BENCH / script), *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=600)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert expected in done.stdout, done.stdout[-3000:]
+    run_benchmark(script, *SMOKE[script])

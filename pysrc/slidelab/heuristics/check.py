@@ -22,6 +22,7 @@ from importlib import resources
 from ..errors import MissingData, SearchLimit, TooLarge
 from ..search.control import CHECK_EVERY, Limits, Meter, Stats
 from ..search.explore import MAX_POSITIONS
+from .pdb.frames import symmetries
 
 SAMPLE_WALKS = 60  # random positions solved optimally in a sample check
 SAMPLE_SOLVE_SECONDS = 2.0  # a random position not solved in this time is left out of the sample
@@ -199,7 +200,7 @@ def _korf_positions(puzzle) -> list:
     the puzzle is a 4x4 sliding one."""
     if puzzle.kind != "sliding" or (puzzle.rows, puzzle.cols) != (4, 4):
         return []
-    symmetry = next((s for s in _symmetries(4) if s[0] == list(puzzle.goal).index(0)), None)
+    symmetry = next((cmap for _, _, cmap in symmetries(4, 4) if cmap[0] == list(puzzle.goal).index(0)), None)
     if symmetry is None:  # the blank of a 4x4 goal on a middle cell: no symmetry takes a corner there
         return []
     moved_goal = [0] * 16
@@ -219,22 +220,3 @@ def _korf_positions(puzzle) -> list:
         positions.append((tuple(state), length))
     return positions
 
-
-def _symmetries(n: int) -> list[list[int]]:
-    """The 8 symmetries of an n x n board, each as a list: cell -> the cell it goes to."""
-    out = []
-    for transpose in (False, True):
-        for flip_rows in (False, True):
-            for flip_cols in (False, True):
-                image = []
-                for cell in range(n * n):
-                    r, c = divmod(cell, n)
-                    if transpose:
-                        r, c = c, r
-                    if flip_rows:
-                        r = n - 1 - r
-                    if flip_cols:
-                        c = n - 1 - c
-                    image.append(r * n + c)
-                out.append(image)
-    return out

@@ -29,7 +29,7 @@ PARTITIONS = {
 _TABLES: dict[str, bytes] = {}  # loaded or built tables by file name
 
 
-def _symmetries(rows, cols):
+def symmetries(rows, cols):
     """Every symmetry of a rows x cols board as (rows', cols', cell map list), identity first."""
     result = []
     for transpose in (False, True):
@@ -54,7 +54,7 @@ def canonical_frame(rows, cols, blank_cell):
     """(rows', cols', cell map) turning the board so that rows' <= cols' and, when the blank's goal cell is a corner,
     the blank goes to cell 0."""
     fallback = None
-    for r2, c2, cmap in _symmetries(rows, cols):
+    for r2, c2, cmap in symmetries(rows, cols):
         if r2 > c2:
             continue
         if cmap[blank_cell] == 0:
