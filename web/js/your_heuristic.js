@@ -17,6 +17,9 @@ import { formatCount, formatSeconds } from './format.js';
 import { svgElement, svgText } from './chart.js';
 
 const STORE = 'slidelab-your-heuristic';  // sessionStorage: {code, trusted}
+// the assignment's table in Compare, per puzzle family (compare.js runs A* with these and yours)
+const COMPARE_LABELS = { sliding: 'Compare with h = 0, misplaced and Manhattan',
+  tokens: 'Compare with h = 0, nearest and matching' };
 // The editor's look, from the page's colours (custom properties reach into the shadow root).
 const EDITOR_THEME = EditorView => EditorView.theme({
   '&': { color: 'var(--text)', backgroundColor: 'var(--card)', fontSize: '0.88rem' },
@@ -73,7 +76,7 @@ export class YourHeuristic {
       <div class="actions">
         <button type="button" class="primary yours-check">Check it</button>
         <button type="button" class="yours-use">Solve with it</button>
-        <button type="button" class="yours-compare">Compare with h = 0, misplaced and Manhattan</button>
+        <button type="button" class="yours-compare">${COMPARE_LABELS.sliding}</button>
         <button type="button" class="danger yours-cancel" hidden>Cancel</button>
       </div>
       <p class="message yours-message" aria-live="polite"></p>
@@ -131,6 +134,7 @@ export class YourHeuristic {
   setPuzzle(family) {
     if (family === this.#family) return;
     this.#family = family;
+    this.ui.compare.textContent = COMPARE_LABELS[family];
     this.#fillExamples();
   }
 
