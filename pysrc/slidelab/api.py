@@ -16,7 +16,7 @@ import time
 
 from .errors import BadRequest, InvalidBoard, MissingData, SearchLimit, SlideLabError, TooLarge, Unavailable, Unsolvable
 from .heuristics import HEURISTICS, get_heuristic, heuristic_spec, pdb, user
-from .puzzles import move_record
+from .puzzles import move_record, with_start
 from .puzzles.sliding import SlidingPuzzle, default_goal, parse_shape
 from .search import ALGORITHMS
 from .search.control import Limits, run
@@ -344,7 +344,7 @@ def _split_setup(request):
         raise BadRequest(f"'subtrees' must be a whole number from 1 to {MAX_SUBTREES}")
     if request.get("max_nodes") is not None or request.get("max_seconds") is not None:
         raise BadRequest("a search split over workers takes no max_nodes or max_seconds; a limited search runs "
-                           "on one")
+                         "on one")
     _option(request, "all_solutions", bool, False)
     puzzle.check_solvable()
     return puzzle, heuristic_name, wanted
@@ -425,9 +425,7 @@ def _subtree(request):
     if (not indices or not all(map(_is_int, indices + [bound]))
             or not all(0 <= i < len(frontier or ()) for i in indices)):
         raise BadRequest("'subtree' must be the index of a subtree of the split (or a list of them), "
-                           "'bound' a whole number")
-    import copy
-
+                         "'bound' a whole number")
     from .search.idastar import idastar
 
     all_solutions = _option(request, "all_solutions", bool, False)
@@ -435,9 +433,8 @@ def _subtree(request):
               "generated": 0}
     for index in indices:
         g, state, walk, prefix = frontier[index]
-        sub = copy.copy(puzzle)
-        sub.start = state
-        result = yield from idastar(sub, heuristic, Limits(), all_solutions, walk=walk, only=bound - g)
+        result = yield from idastar(with_start(puzzle, state), heuristic, Limits(), all_solutions, walk=walk,
+                                    only=bound - g)
         found = result.solutions or ([result.moves] if result.moves is not None else [])
         answer["solutions"] += [[move_record(m) for m in prefix + moves] for moves in found]
         over = result.extra["over"]

@@ -103,25 +103,22 @@ class Resume:
     """What a resume file's JSON lines say: `done`, the (name, board) pairs answered for good (solved, unsolvable,
     invalid: a rerun would answer the same); `retry`, those answered otherwise (a limit, tables not built, an internal
     error: solved again); `other`, the method of the first record made with other options than `method` (None: none
-    was); `unread`, lines that are not records (cut short by an interrupted run, or not this program's)."""
+    was). Lines that are not records (cut short by an interrupted run, a malformed position's, not this program's)
+    are passed over."""
 
     def __init__(self, lines, method: dict):
         self.done: set = set()
         self.retry: set = set()
         self.other: dict | None = None
-        self.unread = 0
         for line in lines:
             try:
                 record = json.loads(line)
             except ValueError:
-                self.unread += bool(line.strip())
                 continue
             if not isinstance(record, dict) or "summary" in record:
-                self.unread += not isinstance(record, dict)
                 continue
             name, board, error = record.get("name"), record.get("board"), record.get("error")
             if not isinstance(name, str) or not isinstance(board, str) or board == "":
-                self.unread += not (isinstance(name, str) and board is None)  # a malformed position is not one
                 continue
             made_by = record.get("method")
             if isinstance(made_by, dict) and not same_problems(made_by, method):

@@ -20,6 +20,7 @@ import time
 from importlib import resources
 
 from ..errors import MissingData, SearchLimit, TooLarge
+from ..puzzles import with_start
 from ..search.control import CHECK_EVERY, Limits, Meter, Stats
 from ..search.explore import MAX_POSITIONS
 from .pdb.frames import symmetries
@@ -146,7 +147,7 @@ def _sample(puzzle, heuristic, limits, rng):
     solved = 0
     for _ in range(SAMPLE_WALKS):
         state = _random_walk(puzzle, rng, rng.randint(10, 60 if puzzle.size <= 16 else 30))
-        walk_puzzle = _with_start(puzzle, state)
+        walk_puzzle = with_start(puzzle, state)
         try:
             result = yield from idastar(walk_puzzle, strongest, Limits(None, SAMPLE_SOLVE_SECONDS))
         except (SearchLimit, TooLarge, MissingData):
@@ -175,14 +176,6 @@ def _sample(puzzle, heuristic, limits, rng):
                                 "no counterexample proves nothing"}
     answer["stats"] = stats.as_dict()
     return answer
-
-
-def _with_start(puzzle, state):
-    import copy
-
-    other = copy.copy(puzzle)
-    other.start = state
-    return other
 
 
 def _random_walk(puzzle, rng, length: int):

@@ -83,7 +83,7 @@ class WalkingDistance:
         brow, bcol = divmod(puzzle.goal_pos[0], cols)
         if max(rows, cols) > MAX_SIDE:
             raise BadRequest(f"walking distance is for boards up to {MAX_SIDE}x{MAX_SIDE}; its tables for a "
-                               f"{rows}x{cols} board would be too large")
+                             f"{rows}x{cols} board would be too large")
         vertical = walking_table(rows, cols, brow)
         horizontal = walking_table(cols, rows, bcol)
         self.v_dist, self.v_link, self.v_ids = vertical

@@ -19,11 +19,11 @@ limit, an error) terminates every worker.
 
 from __future__ import annotations
 
-import copy
 import pickle
 from collections import deque
 
 from ..errors import Unsolvable
+from ..puzzles import with_start
 from ..workers import MAX_TRIES, ForkedPool, GaveUp
 from .contour import INF, next_bound
 from .control import NO_PATH, Limits, Meter, SearchResult
@@ -183,9 +183,7 @@ def _work(conn, puzzle, heuristic, frontier, all_solutions):
             return
         try:
             g, state, walk, _ = frontier[index]
-            sub = copy.copy(puzzle)
-            sub.start = state
-            search = idastar(sub, heuristic, Limits(), all_solutions, walk=walk, only=bound - g)
+            search = idastar(with_start(puzzle, state), heuristic, Limits(), all_solutions, walk=walk, only=bound - g)
             try:
                 while True:
                     event = next(search)
