@@ -38,6 +38,17 @@ PYODIDE_VERSION = "314.0.7"
 PYSCRIPT_VERSION = "0.7.31"
 AXE_VERSION = "4.14.1"  # axe-core, for the accessibility checks of the browser tests only (never in dist/)
 MICROPIP_VERSION = "0.11.1"  # the version pyodide 314's lock file names; PyPI's wheel has another hash (patched)
+# What each download must be, byte for byte: a changed package fails the build instead of shipping. npm's
+# `dist.integrity` (npm view NAME@VERSION dist.integrity) of each tarball, and the SHA-256 of PyPI's micropip wheel.
+NPM_INTEGRITY = {
+    ("pyodide", PYODIDE_VERSION):
+        "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A==",
+    ("@pyscript/core", PYSCRIPT_VERSION):
+        "sha512-GqM1aonc1N4RTkNZ1zJ8jJk8+i2cqeztZslPsAiQtn+wHHkUX9Z1FgIg4HjCvhBylB68UKmbTVTzOobpgPIMVQ==",
+    ("axe-core", AXE_VERSION):
+        "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ==",
+}
+MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
 TEST_EXTRAS = "test,build,scale"  # the optional-dependencies groups of pyproject.toml installed into .venv
 BUILD_VENV = CACHE / "build-venv"  # numpy only, for `build` and `serve`
@@ -79,9 +90,12 @@ def project_version() -> str:
 
 
 def npm_package(name: str, version: str) -> Path:
-    """The unpacked `package/` folder of an npm package, fetched with `npm pack` once and cached."""
+    """The unpacked `package/` folder of an npm package, fetched with `npm pack` once, checked against its pinned
+    integrity (NPM_INTEGRITY) and cached; the cache records that integrity, so a changed pin fetches it again."""
+    pinned = NPM_INTEGRITY[name, version]
     target = CACHE / "npm" / f"{name.replace('/', '_')}-{version}"
-    if not (target / "package" / "package.json").exists():
+    marker = target / "integrity"
+    if not (target / "package" / "package.json").exists() or not marker.exists() or marker.read_text() != pinned:
         if shutil.which("npm") is None:
             sys.exit("build.py: npm is needed to fetch Pyodide and PyScript (apt-get install npm)")
         download = CACHE / "npm" / "download"
@@ -90,10 +104,12 @@ def npm_package(name: str, version: str) -> Path:
         run(["npm", "pack", "--silent", f"{name}@{version}", "--pack-destination", download], cwd=download,
             stdout=subprocess.DEVNULL)
         (tgz,) = download.glob("*.tgz")
+        check_download(tgz, pinned, f"the npm package {name}@{version}")
         partial = target.with_name(target.name + ".partial")
         shutil.rmtree(partial, ignore_errors=True)
         with tarfile.open(tgz) as archive:
             archive.extractall(partial, filter="data")
+        (partial / "integrity").write_text(pinned)
         shutil.rmtree(target, ignore_errors=True)
         partial.rename(target)
         shutil.rmtree(download)
@@ -101,13 +117,28 @@ def npm_package(name: str, version: str) -> Path:
 
 
 def micropip_wheel() -> Path:
-    """micropip for Pyodide's Python (3.14), downloaded with pip once and cached."""
+    """micropip for Pyodide's Python (3.14), downloaded with pip once, checked against MICROPIP_SHA256, cached."""
     folder = CACHE / "wheels"
     wheel = folder / f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
     if not wheel.exists():
         run([sys.executable, "-m", "pip", "download", f"micropip=={MICROPIP_VERSION}", "--no-deps",
              "--python-version", "3.14", "--only-binary=:all:", "-d", folder, "--quiet"])
+    try:
+        check_download(wheel, "sha256-" + base64.b64encode(bytes.fromhex(MICROPIP_SHA256)).decode(),
+                       f"micropip {MICROPIP_VERSION}")
+    except SystemExit:
+        wheel.unlink()  # not kept: the next build downloads it again
+        raise
     return wheel
+
+
+def check_download(path: Path, integrity: str, what: str) -> None:
+    """Stop the build unless the file's bytes have the pinned integrity ("sha512-<base64>" or "sha256-<base64>")."""
+    algorithm, _, expected = integrity.partition("-")
+    found = base64.b64encode(hashlib.new(algorithm, path.read_bytes()).digest()).decode()
+    if found != expected:
+        sys.exit(f"build.py: {what} is not the pinned one ({algorithm} {found}, pinned {expected}); the build stops "
+                 "rather than ship a changed package")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -200,7 +231,7 @@ def build_site(python: str | None = None) -> Path:
     lock = json.loads((pyodide / "pyodide-lock.json").read_text())
     entry = lock["packages"]["micropip"]
     entry["file_name"] = micropip.name
-    entry["sha256"] = hashlib.sha256(micropip.read_bytes()).hexdigest()
+    entry["sha256"] = MICROPIP_SHA256  # the pinned wheel, checked when it was fetched
     (runtime / "pyodide-lock.json").write_text(json.dumps(lock))
     shutil.copy2(micropip, runtime / micropip.name)
 

@@ -5,6 +5,7 @@ import io
 import json
 import random
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -434,3 +435,36 @@ def test_any_resume_file_is_read_without_an_exception(lines):
 def test_any_batch_file_is_read_without_an_exception(text):
     for position in batch.read_positions(text):
         assert (position.board is None) == (position.problem is not None)
+
+
+MILLION_RUN = """
+import resource, sys
+from slidelab import batch, cli
+ANSWER = {"ok": True, "length": 1, "optimal": True, "moves": [8], "stats": {"expanded": 1, "generated": 2,
+          "stored": 2, "elapsed_s": 1e-05}}
+batch._solve_one = lambda request: ANSWER  # the solver itself is not what this measures
+code = cli.main(["batch", sys.argv[1], "--resume", sys.argv[2], "--workers", sys.argv[3]])
+print("maxrss_kb", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+sys.exit(code)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", ["1"])
+def test_a_million_positions_run_in_constant_memory(tmp_path, workers):
+    """Positions are read, solved, written and summed up one at a time: the run's memory does not grow with the
+    file (a run that held every position and record would need well over a gigabyte here)."""
+    positions, out = tmp_path / "million.txt", tmp_path / "out.jsonl"
+    with open(positions, "w") as f:
+        for _ in range(100_000):
+            f.write("1 2 3/4 5 6/7 0 8\n" * 10)
+    done = subprocess.run([sys.executable, "-c", MILLION_RUN, str(positions), str(out), workers],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1_000_001 and lines[-1].startswith("1000000 positions: 1000000 solved")
+    maxrss_mb = int(re.search(r"maxrss_kb (\d+)", done.stderr)[1]) / 1024
+    assert maxrss_mb < 150, maxrss_mb
+    with open(out) as f:
+        count = sum(1 for _ in f)
+    assert count == 1_000_001  # every record and the summary, on disk as they came

@@ -4,6 +4,8 @@ and the precache list holds the shell, never pdb/ or data/."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 import shutil
@@ -92,3 +94,39 @@ def test_a_worker_already_filled_in_is_refused_with_a_reason(site):
     written(site)
     with pytest.raises(ValueError, match="has no '__BUILD__' to fill in"):
         build.write_service_worker(site)
+
+
+def test_a_download_that_is_not_the_pinned_one_stops_the_build(tmp_path):
+    package = tmp_path / "package.tgz"
+    package.write_bytes(b"the real bytes")
+    build.check_download(package, "sha256-" + base64.b64encode(hashlib.sha256(b"the real bytes").digest()).decode(),
+                         "a package")
+    package.write_bytes(b"the real bytes, changed")
+    with pytest.raises(SystemExit, match="a package is not the pinned one"):
+        build.check_download(package, "sha256-" + base64.b64encode(hashlib.sha256(b"the real bytes").digest())
+                             .decode(), "a package")
+
+
+def test_a_cached_micropip_wheel_that_is_not_the_pinned_one_is_refused_and_dropped(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "CACHE", tmp_path)
+    wheel = tmp_path / "wheels" / f"micropip-{build.MICROPIP_VERSION}-py3-none-any.whl"
+    wheel.parent.mkdir()
+    wheel.write_bytes(b"not micropip")
+    with pytest.raises(SystemExit, match="is not the pinned one"):
+        build.micropip_wheel()
+    assert not wheel.exists()
+
+
+def test_every_npm_package_the_build_fetches_is_pinned_by_its_integrity():
+    text = (ROOT / "build.py").read_text()
+    fetched = set(re.findall(r'npm_package\("([^"]+)", (\w+)\)', text))
+    assert {(name, getattr(build, version)) for name, version in fetched} == set(build.NPM_INTEGRITY)
+    assert all(re.fullmatch(r"sha512-[A-Za-z0-9+/]{86}==", pin) for pin in build.NPM_INTEGRITY.values())
+
+
+@pytest.mark.skipif(not (build.DIST / "pyodide" / "pyodide-lock.json").exists(), reason="the site is not built")
+def test_the_built_lock_names_the_pinned_micropip_and_serves_it():
+    lock = json.loads((build.DIST / "pyodide" / "pyodide-lock.json").read_text())
+    entry = lock["packages"]["micropip"]
+    assert entry["sha256"] == build.MICROPIP_SHA256
+    assert hashlib.sha256((build.DIST / "pyodide" / entry["file_name"]).read_bytes()).hexdigest() == entry["sha256"]

@@ -632,9 +632,24 @@ def _check_heuristic(request):
         raise BadRequest(f"the {name} heuristic does not apply to {puzzle.kind} puzzles")
     heuristic = _estimator(request, name, puzzle)
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
-    from .heuristics.check import check_steps
+    engine = _explore_engine(request, puzzle)
+    if engine == "dask":
+        raise BadRequest("a heuristic is checked on this machine's cores (the numpy engine); dask is for explore")
+    if engine == "numpy":
+        from .heuristics.indexed_check import indexed_check_steps
+        from .workers import cores
 
-    answer = yield from check_steps(puzzle, heuristic, limits)
+        answer = yield from indexed_check_steps(puzzle, heuristic, limits, _worker_count(request, cores()))
+    else:
+        if request.get("workers") is not None:
+            raise BadRequest("'workers' share the numpy engine's complete check (sliding boards of up to 12 cells); "
+                             "this check runs in one process")
+        from .heuristics.check import check_steps
+        from .search.explore import INDEXED_CELLS
+
+        answer = yield from check_steps(puzzle, heuristic, limits)
+        if not answer["complete"] and puzzle.kind == "sliding" and puzzle.size <= INDEXED_CELLS:
+            answer["sample"]["complete_with"] = 'numpy (pip install ".[scale]") checks every position of this board'
     answer.update(puzzle=puzzle.kind, goal=puzzle.format(puzzle.goal), heuristic=name)
     return answer
 

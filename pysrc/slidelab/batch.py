@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
-import statistics
 import time
 from collections import deque
 
@@ -39,24 +39,53 @@ class Position:
 
 
 def read_positions(text: str) -> list:
-    """The positions of a batch file's text, in order (names must be unique: a repeated one is an error line)."""
-    positions, names = [], set()
-    for number, line in enumerate(text.splitlines(), 1):
-        parsed = _name_and_board(line)
+    """The positions of a batch file's whole text, in order (stream_positions over its lines)."""
+    return list(stream_positions(text.splitlines()))
+
+
+def stream_positions(lines):
+    """The positions of a batch file's lines, in order, one at a time (names must be unique: a repeated one is an
+    error line). Memory: the names lines give, and one bit per line for the lines named by their number."""
+    names: set = set()
+    unnamed = bytearray()  # bit n: line n has no name of its own (its number is its name)
+    for number, line in enumerate(lines, 1):
+        line = line.rstrip("\r\n")
+        parsed = _name_and_board(line[:MAX_LINE + 1])
         if parsed is None:
             continue
-        name, board = parsed
-        name = str(number) if name is None else name
+        given, board = parsed
+        name = str(number) if given is None else given
+        if given is None:
+            if len(unnamed) <= number >> 3:
+                unnamed.extend(bytes(max(len(unnamed), 1024)))
+            unnamed[number >> 3] |= 1 << (number & 7)
+            repeated = name in names
+        else:
+            earlier = int(name) if name.isdigit() and name == str(int(name)) else 0
+            repeated = name in names or (0 < earlier < number and bool(unnamed[earlier >> 3] >> (earlier & 7) & 1))
+            names.add(name)
         problem = None
         if len(line) > MAX_LINE:
             board, problem = None, f"line {number} is longer than {MAX_LINE:,} characters"
         elif not name or not board:
             board, problem = None, f"line {number}: expected 'name: board' or a board"
-        elif name in names:
+        elif repeated:
             board, problem = None, f"line {number}: the name '{name}' is used twice"
-        names.add(name)
-        positions.append(Position(name, board, problem))
-    return positions
+        yield Position(name, board, problem)
+
+
+def lines_of(file):
+    """The lines of a text file, read as they are needed, each cut after MAX_LINE + 1 characters (the rest of a
+    longer line is read past in pieces, never held), so a file of any size and any line length runs in little
+    memory."""
+    while True:
+        line = file.readline(MAX_LINE + 2)
+        if not line:
+            return
+        if len(line) > MAX_LINE + 1 and not line.endswith("\n"):
+            while (rest := file.readline(1 << 16)) and not rest.endswith("\n"):
+                pass
+        yield line
 
 
 def _name_and_board(line: str):
@@ -133,6 +162,7 @@ class Resume:
 
 
 def _solve_one(request):
+    """One position's answer: where every way of running a batch solves (this process, a forked worker, Dask)."""
     return api.solve(request)
 
 
@@ -164,23 +194,63 @@ def run(positions, options: dict, workers: int = 1, engine: str = "processes", s
 
 def _run(positions, options, workers, engine, scheduler, used):
     used = {} if used is None else used
-    todo = []
-    for position in positions:
-        if position.board is None:
-            yield {"name": position.name, "board": None, "ok": False,
-                   "error": {"code": "invalid", "message": position.problem}}
-        else:
-            todo.append(position)
-    requests = [dict(options, board=p.board) for p in todo]
+    todo = _Valid(positions)  # the malformed lines' records are yielded as they are passed
     if engine == "dask":
-        yield from _on_dask(todo, requests, workers, scheduler, used)
-    elif workers <= 1 or len(todo) <= 1:
-        used.update(engine="processes", workers=1)
-        for position, request in zip(todo, requests, strict=True):
-            yield _record(position, api.solve(request))
-    else:
-        used.update(engine="processes", workers=min(workers, len(todo)))
-        yield from _on_processes(todo, requests, used["workers"])
+        yield from _on_dask(todo, options, workers, scheduler, used)
+        return
+    ahead = next((n for n in range(1, workers + 1) if todo.peek(n) is None), workers + 1) - 1  # at most `workers`
+    if ahead > 1:
+        used.update(engine="processes", workers=ahead)
+        yield from _on_processes(todo, options, ahead)
+        return
+    used.update(engine="processes", workers=1)
+    while todo:
+        yield from todo.passed()
+        position = todo.popleft()
+        yield _record(position, _solve_one(dict(options, board=position.board)))
+    yield from todo.passed()
+
+
+class _Valid:
+    """The positions with a board, taken one at a time from a stream of positions (a queue for ForkedPool.feed:
+    popleft, appendleft, truth); the records of the malformed ones met on the way wait in `passed()`."""
+
+    def __init__(self, positions):
+        self._positions = iter(positions)
+        self._ahead: deque = deque()
+        self._passed: list = []
+
+    def peek(self, n: int = 1):
+        """The n-th position ahead (1: the next), or None when there are fewer."""
+        while len(self._ahead) < n:
+            position = next(self._positions, None)
+            if position is None:
+                return None
+            if position.board is None:
+                self._passed.append({"name": position.name, "board": None, "ok": False,
+                                     "error": {"code": "invalid", "message": position.problem}})
+            else:
+                self._ahead.append(position)
+        return self._ahead[n - 1]
+
+    def __bool__(self) -> bool:
+        return self.peek() is not None
+
+    def popleft(self):
+        self.peek()
+        return self._ahead.popleft()
+
+    def appendleft(self, position) -> None:
+        self._ahead.appendleft(position)
+
+    def ahead(self) -> list:
+        """The positions peeked at and not taken yet."""
+        return list(self._ahead)
+
+    def passed(self):
+        """Yield (and forget) the records of the malformed lines passed so far."""
+        while self._passed:
+            yield self._passed.pop(0)
 
 
 def load_tables(requests) -> None:
@@ -217,63 +287,121 @@ def _serve(conn) -> None:
             return
 
 
-def _on_processes(todo, requests, workers):
+def _on_processes(todo, options, workers):
     """Solve on `workers` forked processes (workers.py), each given the next position when it is free. A worker that
     dies (killed, out of memory) is replaced and its position given again, MAX_TRIES times in all; then it gets an
     error line."""
-    load_tables(requests)
+    load_tables(dict(options, board=position.board) for position in todo.ahead())
     pool = ForkedPool(workers, _serve)
     try:
-        for event in pool.feed(deque(range(len(todo))), requests.__getitem__):
+        for event in pool.feed(todo, lambda position: dict(options, board=position.board)):
+            yield from todo.passed()
             if isinstance(event, GaveUp):
-                yield _record(todo[event.task], api.error("internal", f"the worker solving it died, each of "
-                                                          f"{MAX_TRIES} times (last: {event.how})"))
+                yield _record(event.task, api.error("internal", f"the worker solving it died, each of "
+                                                    f"{MAX_TRIES} times (last: {event.how})"))
                 continue
             worker, answer = event
-            index = worker.task
+            position = worker.task
             pool.finish(worker)
-            yield _record(todo[index], answer)
+            yield _record(position, answer)
+        yield from todo.passed()
     finally:
         pool.close()
 
 
-def _on_dask(todo, requests, workers, scheduler, used):
+IN_FLIGHT_PER_WORKER = 4  # positions handed to a Dask cluster ahead of its answers, per worker
+
+
+def _on_dask(todo, options, workers, scheduler, used):
     """Solve on a Dask cluster (cluster.py): the one at `scheduler`, else a local one of `workers` processes (as
-    explore's dask engine does); each Dask worker loads its own tables."""
+    explore's dask engine does); each Dask worker loads its own tables. A few positions per worker are handed out
+    ahead, the next one as each answer comes, so a file of any length is held a few lines at a time."""
     with dask_client(scheduler, max(workers, 1), "solving on Dask") as client:
         import distributed
 
-        used.update(engine="dask", workers=max(workers, 1) if scheduler is None
-                    else len(client.scheduler_info()["workers"]))
-        futures = {client.submit(_solve_one, request, pure=False): position
-                   for position, request in zip(todo, requests, strict=True)}
-        for future in distributed.as_completed(futures, loop=client.loop):
-            position = futures[future]
+        size = max(workers, 1) if scheduler is None else len(client.scheduler_info()["workers"])
+        used.update(engine="dask", workers=size)
+        positions: dict = {}
+
+        def submit():
+            position = todo.popleft()
+            future = client.submit(_solve_one, dict(options, board=position.board), pure=False)
+            positions[future] = position
+            return future
+
+        running = distributed.as_completed([submit() for _ in range(IN_FLIGHT_PER_WORKER * max(size, 1))
+                                            if todo], loop=client.loop)
+        yield from todo.passed()
+        for future in running:
+            position = positions.pop(future)
             try:
                 answer = future.result()
             except Exception as e:  # a worker lost with its task, after Dask's own retries
                 answer = api.error("internal", f"the Dask worker solving it failed ({type(e).__name__})")
+            if todo:
+                running.add(submit())
+            yield from todo.passed()
             yield _record(position, answer)
+        yield from todo.passed()
 
 
-def summary(records, skipped: int, elapsed: float, used: dict | None = None, retried: int = 0) -> dict:
-    """Totals over the records of one run: counts, lengths, nodes, the median and worst solve times, how they were
-    solved (`used`, as run tells it: "engine" and "workers"), and how many positions a resume solved again because
-    their earlier answer was not final (`retried`)."""
-    solved = [r for r in records if r["ok"]]
-    times = [r["stats"]["elapsed_s"] for r in solved]
-    worst = max(solved, key=lambda r: r["stats"]["elapsed_s"], default=None)
-    return {"summary": {
-        "positions": len(records) + skipped, "solved": len(solved), "failed": len(records) - len(solved),
-        "skipped": skipped, "retried": retried, "optimal": sum(1 for r in solved if r["optimal"]),
-        "total_length": sum(r["length"] for r in solved),
-        "expanded": sum(r["stats"]["expanded"] for r in solved),
-        "wall_s": round(elapsed, 3), "solve_s": round(sum(times), 3),
-        "median_s": round(statistics.median(times), 6) if times else None,
-        "worst": {"name": worst["name"], "length": worst["length"], "elapsed_s": worst["stats"]["elapsed_s"]}
-        if worst else None,
-        **(used or {}),
-    }}
+class Totals:
+    """The summary of a run, kept as its records come, in constant memory: counts and sums, the worst solve, and the
+    solve times in a histogram of buckets 0.1 % wide, which gives the median to that precision."""
+
+    BUCKET = math.log(1.001)
+
+    def __init__(self):
+        self.records = self.solved = self.optimal = self.total_length = self.expanded = 0
+        self.solve_s = 0.0
+        self.worst: dict | None = None
+        self._times: dict = {}  # bucket -> solve times in it (None: 0 s)
+
+    def add(self, record: dict) -> None:
+        self.records += 1
+        if not record["ok"]:
+            return
+        elapsed = record["stats"]["elapsed_s"]
+        self.solved += 1
+        self.optimal += bool(record["optimal"])
+        self.total_length += record["length"]
+        self.expanded += record["stats"]["expanded"]
+        self.solve_s += elapsed
+        if self.worst is None or elapsed > self.worst["elapsed_s"]:
+            self.worst = {"name": record["name"], "length": record["length"], "elapsed_s": elapsed}
+        bucket = round(math.log(elapsed) / self.BUCKET) if elapsed > 0 else None
+        self._times[bucket] = self._times.get(bucket, 0) + 1
+
+    @property
+    def failed(self) -> int:
+        return self.records - self.solved
+
+    def median_s(self) -> float | None:
+        if not self.solved:
+            return None
+        buckets = sorted(self._times, key=lambda b: -math.inf if b is None else b)
+        middle, seen = (self.solved - 1) / 2, 0
+        values = []
+        for bucket in buckets:  # the one or two middle times, each its bucket's middle
+            count = self._times[bucket]
+            for wanted in {math.floor(middle), math.ceil(middle)}:
+                if seen <= wanted < seen + count:
+                    values.append(0.0 if bucket is None else math.exp(bucket * self.BUCKET))
+            seen += count
+        return sum(values) / len(values)
+
+    def summary(self, skipped: int, elapsed: float, used: dict | None = None, retried: int = 0) -> dict:
+        """Totals over the records of one run: counts, lengths, nodes, the median and worst solve times, how they
+        were solved (`used`, as run tells it: "engine" and "workers"), and how many positions a resume solved again
+        because their earlier answer was not final (`retried`)."""
+        median = self.median_s()
+        return {"summary": {
+            "positions": self.records + skipped, "solved": self.solved, "failed": self.failed, "skipped": skipped,
+            "retried": retried, "optimal": self.optimal, "total_length": self.total_length,
+            "expanded": self.expanded, "wall_s": round(elapsed, 3), "solve_s": round(self.solve_s, 3),
+            "median_s": None if median is None else round(median, 6), "worst": self.worst,
+            **(used or {}),
+        }}
 
 
 def cpu_workers(workers: int) -> int:

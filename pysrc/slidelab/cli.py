@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import os
 import re
@@ -163,6 +164,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
     check.add_argument("--function", dest="heuristic_function", metavar="NAME",
                        help="the function of FILE.py to check (default h)")
+    check.add_argument("--engine", choices=api.EXPLORE_ENGINES[:2],
+                       help="python (every position up to 2,000,000, a sample beyond) or numpy (every position of a "
+                       "sliding board of up to 12 cells, e.g. all 239,500,800 of a 3x4: the scale extra); default: "
+                       "python, else numpy for a larger board when numpy is installed")
+    check.add_argument("--workers", type=int, help="processes evaluating h with the numpy engine (default: one per "
+                       "core)")
     check.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     check.add_argument("--json", action="store_true", help="print one JSON object")
     pdb = sub.add_parser(
@@ -349,6 +356,8 @@ def _print_check(answer: dict) -> None:
         print(f"{answer['heuristic']}: a sample of {n:,} positions of known distance checked (Korf's 100: "
               f"{sample['korf100']}, random positions solved: {sample['random_solved']}), too many positions to "
               "check them all: a counterexample disproves, none proves nothing")
+        if "complete_with" in sample:
+            print(f"({sample['complete_with']})")
     verdict = {True: "yes", False: "no", None: "no counterexample found (not proved)"}
     worst = answer.get("worst")
     line = f"admissible: {verdict[answer['admissible']]}"
@@ -418,8 +427,8 @@ class _ProgressBar:
 
 
 class _ExploreProgress:
-    """A one-line progress report on stderr while an exploration runs (depth, positions, rate, time left), shown on a
-    terminal only and only once it has run a second."""
+    """A one-line progress report on stderr while an exploration or a check runs (depth or stage, positions, rate,
+    time left), shown on a terminal only and only once it has run a second."""
 
     def __init__(self):
         self.shown = False
@@ -428,7 +437,8 @@ class _ExploreProgress:
         if event.get("type") != "progress" or event["elapsed_s"] < 1 or not sys.stderr.isatty():
             return
         positions, total = event.get("positions", event["expanded"]), event.get("total")
-        text = f"depth {event['depth']}, {positions:,}"
+        stage = {"h": "h evaluated on", "moves": "moves checked from"}.get(event.get("phase"))
+        text = f"{stage} {positions:,}" if stage else f"depth {event['depth']}, {positions:,}"
         if total:
             rate = positions / max(event["elapsed_s"], 1e-9)
             text += f" of {total:,} positions ({100 * positions / total:.1f}%), {rate / 1e6:.1f} M/s"
@@ -498,13 +508,8 @@ def _batch(args) -> int:
         return refuse(str(e))
     options = {k: v for k, v in method.items() if k in batch.PROBLEM_KEYS + batch.LIMIT_KEYS + ("heuristic_code",)}
     reading = "standard input" if args.file == "-" else args.file
-    resume = state = None
+    resume = state = source = None
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
         if args.resume:
             reading = args.resume
             resume = open(args.resume, "a+", encoding="utf-8", errors="replace")  # a stray byte spoils one line
@@ -517,41 +522,64 @@ def _batch(args) -> int:
                 resume.seek(resume.tell() - 1)
                 if resume.read(1) != "\n":  # an interrupted run's last line, cut short: start a new one
                     resume.write("\n")
+        reading = "standard input" if args.file == "-" else args.file
+        done = state.done if state else set()
+        if args.file == "-":
+            source, total = sys.stdin, None  # read once, as it comes: no count ahead
+        else:
+            source = open(args.file, encoding="utf-8")
+            # a first pass, in little memory: how many positions there are to solve, and any byte that is not UTF-8
+            total = sum(1 for p in batch.stream_positions(batch.lines_of(source))
+                        if p.board is None or (p.name, p.board) not in done)
+            source.seek(0)
     except UnicodeDecodeError:
+        _close(resume, source)
         return refuse(f"cannot read {reading}: it is not UTF-8 text")
     except OSError as e:
-        if resume:
-            resume.close()
+        _close(resume, source)
         return refuse(f"cannot read {e.filename or reading}: {e.strerror or e}")
     if resume is not None and state is not None and state.other is not None and not args.carry_on:
-        resume.close()
+        _close(resume, source)
         made_by = ", ".join(f"{k} {v}" for k, v in state.other.items()) or "the defaults"
         return refuse(f"{args.resume} holds answers to other problems ({made_by}); resume with the same options, "
                       "or add --carry-on to solve these positions again beside them")
-    every = batch.read_positions(text)
-    done = state.done if state else set()
-    positions = [p for p in every if p.board is None or (p.name, p.board) not in done]
-    skipped = len(every) - len(positions)
-    retried = sum(1 for p in positions if state and (p.name, p.board) in state.retry)
-    if positions and positions[0].board is not None:
-        _prepare_databases(dict(options, board=positions[0].board))
-    clock, records, used = batch.Clock(), [], dict[str, object]()
-    progress = _BatchProgress(clock, len(positions))
-    runner = batch.run(positions, options, batch.cpu_workers(args.workers), args.engine, args.scheduler, used)
+    counts = {"skipped": 0, "retried": 0}
+
+    def to_solve():
+        for p in batch.stream_positions(batch.lines_of(source)):
+            if p.board is not None and (p.name, p.board) in done:
+                counts["skipped"] += 1
+                continue
+            if state and (p.name, p.board) in state.retry:
+                counts["retried"] += 1
+            yield p
+
+    positions = to_solve()
+    try:
+        first = next(positions, None)
+    except UnicodeDecodeError:
+        _close(resume, source)
+        return refuse(f"cannot read {reading}: it is not UTF-8 text")
+    if first is not None and first.board is not None:
+        _prepare_databases(dict(options, board=first.board))
+    clock, totals, used = batch.Clock(), batch.Totals(), dict[str, object]()
+    progress = _BatchProgress(clock, total)
+    runner = batch.run(itertools.chain([first] if first else [], positions), options,
+                       batch.cpu_workers(args.workers), args.engine, args.scheduler, used)
     try:
         progress.draw(0)
         for record in runner:
-            records.append(record)
+            totals.add(record)
             line = json.dumps(record)
             if resume:
                 resume.write(line + "\n")
                 resume.flush()
             progress.clear()  # stdout shares the terminal: the record starts on a clean line
             print(line if args.json else _batch_line(record), flush=True)
-            progress.draw(len(records))
-        total = batch.summary(records, skipped, clock.elapsed(), used, retried)
+            progress.draw(totals.records)
+        total_line = totals.summary(counts["skipped"], clock.elapsed(), used, counts["retried"])
         if resume:
-            resume.write(json.dumps(total) + "\n")
+            resume.write(json.dumps(total_line) + "\n")
             resume.flush()
     except SlideLabError as e:  # the Dask cluster cannot be reached, say
         progress.clear()
@@ -559,30 +587,41 @@ def _batch(args) -> int:
         return e.exit_status
     except KeyboardInterrupt:
         progress.clear()
-        print(f"slidelab: stopped after {len(records)} positions"
+        print(f"slidelab: stopped after {totals.records} positions"
               + (f"; --resume {args.resume} goes on from there" if resume else ""), file=sys.stderr)
         return EXIT_NO_SOLUTION
+    except UnicodeDecodeError:  # standard input, read as it comes
+        progress.clear()
+        print(f"slidelab: invalid: cannot read {reading} past its position {totals.records + counts['skipped']}: "
+              "it is not UTF-8 text", file=sys.stderr)
+        return EXIT_INVALID
     except BrokenPipeError:  # the reader stopped early (`slidelab batch ... | head`): stop quietly
         _quiet_stdout()
         return EXIT_NO_SOLUTION
     except OSError as e:  # the resume file could not be written: a full disk, say
         progress.clear()
-        print(f"slidelab: cannot write {args.resume}: {e.strerror or e}; {len(records)} answers were written "
+        print(f"slidelab: cannot write {args.resume}: {e.strerror or e}; {totals.records} answers were written "
               "before", file=sys.stderr)
         return EXIT_WRITE_FAILED
     finally:
         runner.close()  # stops the workers still solving
         progress.clear()
-        if resume:
-            try:
-                resume.close()
-            except OSError:  # what could not be written was said above
-                pass
+        _close(resume, source)
     try:
-        print(json.dumps(total) if args.json else _batch_summary(total["summary"]), flush=True)
+        print(json.dumps(total_line) if args.json else _batch_summary(total_line["summary"]), flush=True)
     except BrokenPipeError:
         _quiet_stdout()
-    return EXIT_OK if all(r["ok"] for r in records) else EXIT_NO_SOLUTION
+    return EXIT_OK if totals.failed == 0 else EXIT_NO_SOLUTION
+
+
+def _close(*files) -> None:
+    """Close the files that were opened (a resume file, a batch file; never standard input)."""
+    for file in files:
+        if file is not None and file is not sys.stdin:
+            try:
+                file.close()
+            except OSError:  # what could not be written was said where it failed
+                pass
 
 
 def _lock(file) -> bool:
@@ -611,10 +650,11 @@ class _BatchProgress:
     def draw(self, done: int) -> None:
         if not self.live:
             return
-        text = f"  {done}/{self.total} positions"
+        text = f"  {done}/{self.total} positions" if self.total is not None else f"  {done} positions"
         if done:
-            left = self.clock.left(done, self.total)
-            text += f", {done / max(self.clock.elapsed(), 1e-9):.2f}/s, about {left:.0f} s left"
+            text += f", {done / max(self.clock.elapsed(), 1e-9):.2f}/s"
+            if self.total is not None:
+                text += f", about {self.clock.left(done, self.total):.0f} s left"
         self.stream.write("\r\x1b[K" + text)
         self.stream.flush()
         self.shown = True
@@ -691,8 +731,10 @@ def _command(args) -> int:
             else:
                 answer, printer = api.trace(request), _print_trace
     elif args.command == "check-heuristic":
+        bar = _ExploreProgress()
         with _time_limit(request):
-            answer, printer = api.check_heuristic(_check_request(request)), _print_check
+            answer, printer = api.check_heuristic(_check_request(request), on_progress=bar), _print_check
+        bar.close()
     elif args.command == "pdb":
         answer = _pdb(args)
         printer = _print_pdb

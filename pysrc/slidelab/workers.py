@@ -174,6 +174,18 @@ class ForkedPool:
             w.conn.close()
 
 
+def portable(error: Exception) -> Exception:
+    """The exception itself when it survives the pipe (pickled and read back), else a RuntimeError naming it: what a
+    worker sends when its task failed (told, not died of: a death would have the task tried again, in vain)."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(error))
+        return error
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}")
+
+
 def _run(parent: int, serve: Callable, conn, args: tuple) -> None:
     """A worker's life: die with the driver, leave Ctrl-C to it, serve until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle: it stops the workers

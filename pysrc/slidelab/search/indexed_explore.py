@@ -106,6 +106,10 @@ class Index:
                 table, divisor, modulus = rotation
                 yield q, (full + table[full // divisor % modulus]) >> 1
 
+    def block(self, array, b):
+        """The view of `array` (one entry per index) holding the positions with the blank on cell b."""
+        return array[b * self.half:(b + 1) * self.half]
+
     def of(self, state):
         """The index of `state`; None when it cannot reach the goal."""
         b = state.index(0)
@@ -126,10 +130,25 @@ class Index:
 
 def _search(np, puzzle, limits):
     meter = Meter(limits, Stats(stored=1))
+    index, record, depths = yield from depth_record(np, puzzle, meter)
+    last = len(depths) - 1
+    farthest = [index.state(b * index.half + rank) for b in range(index.size)
+                for ranks in frontier(np, index.block(record, b), last) for rank in ranks.tolist()]
+    start = index.of(puzzle.start)
+    start_depth = None if start is None else int(record[start])
+    meter.finish()
+    memory = record.nbytes + index.nbytes
+    return ExploreResult(depths, sorted(farthest), meter.stats, start_depth, {"memory_bytes": memory})
+
+
+def depth_record(np, puzzle, meter):
+    """Search generator: the breadth-first search from the goal of a sliding `puzzle`, counted in `meter`. Returns
+    (index, record, depths): the Index, the record (the depth of every position, at its index) and the positions at
+    each depth."""
     stats = meter.stats
     index = Index(np, puzzle.rows, puzzle.cols, puzzle.goal)
     record = np.full(index.total, UNSEEN, np.uint8)
-    blocks = [record[b * index.half:(b + 1) * index.half] for b in range(index.size)]  # views: one per blank cell
+    blocks = [index.block(record, b) for b in range(index.size)]
     record[index.of(puzzle.goal)] = 0
     depths = []
     counts = [0] * index.size  # positions at the current depth, per blank cell
@@ -148,14 +167,7 @@ def _search(np, puzzle, limits):
                 if meter.due(stats.expanded):
                     yield progress(meter, depth, index.total)
         counts = found
-    last = len(depths) - 1
-    farthest = [index.state(b * index.half + rank) for b in range(index.size)
-                for ranks in frontier(np, blocks[b], last) for rank in ranks.tolist()]
-    start = index.of(puzzle.start)
-    start_depth = None if start is None else int(record[start])
-    meter.finish()
-    memory = record.nbytes + index.nbytes
-    return ExploreResult(depths, sorted(farthest), stats, start_depth, {"memory_bytes": memory})
+    return index, record, depths
 
 
 def progress(meter, depth, total):

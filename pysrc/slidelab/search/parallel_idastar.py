@@ -19,12 +19,11 @@ limit, an error) terminates every worker.
 
 from __future__ import annotations
 
-import pickle
 from collections import deque
 
 from ..errors import Unsolvable
 from ..puzzles import with_start
-from ..workers import MAX_TRIES, ForkedPool, GaveUp
+from ..workers import MAX_TRIES, ForkedPool, GaveUp, portable
 from .contour import INF, next_bound
 from .control import NO_PATH, Limits, Meter, SearchResult
 
@@ -194,17 +193,8 @@ def _work(conn, puzzle, heuristic, frontier, all_solutions):
             found = result.solutions or ([result.moves] if result.moves is not None else [])
             message = ("done", index, found, result.extra["over"], result.stats.expanded, result.stats.generated)
         except Exception as e:  # told, not died of: a death would have its subtree searched again, in vain
-            message = ("error", index, _portable(e))
+            message = ("error", index, portable(e))
         try:
             conn.send(message)
         except OSError:  # the driver has gone
             return
-
-
-def _portable(error: Exception) -> Exception:
-    """The exception itself when it survives the pipe (pickled and read back), else a RuntimeError naming it."""
-    try:
-        pickle.loads(pickle.dumps(error))
-        return error
-    except Exception:
-        return RuntimeError(f"{type(error).__name__}: {error}")

@@ -10,6 +10,7 @@ distance, like a lower bound would.
 
 from __future__ import annotations
 
+import functools
 import math
 
 SUFFIX = ".slpdb"
@@ -29,8 +30,9 @@ PARTITIONS = {
 _TABLES: dict[str, bytes] = {}  # loaded or built tables by file name
 
 
+@functools.cache  # asked for by every solve that plans pattern databases: a batch asks once a position
 def symmetries(rows, cols):
-    """Every symmetry of a rows x cols board as (rows', cols', cell map list), identity first."""
+    """Every symmetry of a rows x cols board as (rows', cols', cell map tuple), identity first."""
     result = []
     for transpose in (False, True):
         for flip_r in (False, True):
@@ -46,8 +48,8 @@ def symmetries(rows, cols):
                     if flip_c:
                         c = c2 - 1 - c
                     cmap.append(r * c2 + c)
-                result.append((r2, c2, cmap))
-    return result
+                result.append((r2, c2, tuple(cmap)))
+    return tuple(result)
 
 
 def canonical_frame(rows, cols, blank_cell):
