@@ -175,9 +175,10 @@ def _tally(np, index, record, values, tally, meter):
         if not count:
             continue
         seen = np.flatnonzero(row)
-        tally.by_distance[distance] = [count, int((row * h_values).sum()), int(seen[0]), int(seen[-1])]
+        sum_h = int((row * h_values).sum())
+        tally.by_distance[distance] = [count, sum_h, int(seen[0]), int(seen[-1])]
         tally.positions += count
-        tally.sum_h += int((row * h_values).sum())
+        tally.sum_h += sum_h
         tally.sum_distance += count * distance
         if distance < width:
             tally.exact += int(row[distance])
