@@ -262,13 +262,16 @@ def build_site(python: str | None = None) -> Path:
 
 
 def write_service_worker(site: Path) -> None:
-    """Fill in the service worker (web/sw.js): the files it precaches (every file of the site but the pattern
-    databases and data, cached when first fetched), the build's id, a hash of those files, and the data's id, a hash
-    of the pdb/ and data/ files, which names the cache that keeps them. A rebuild with nothing changed keeps both,
-    so browsers see no new version; a change to either side changes sw.js, so they do."""
+    """Fill in the service worker (web/sw.js): every file of the site with its SHA-256 (the worker precaches all
+    but the pattern databases and data, cached when first fetched, and keeps only bytes that match), the build's id,
+    a hash of those files, and the data's id, a hash of the pdb/ and data/ files, which names the cache that keeps
+    them. A rebuild with nothing changed keeps both, so browsers see no new version; a change to either side changes
+    sw.js, so they do."""
     shell, data = [], []
+    hashes = {"./": _integrity(site / "index.html")}  # the app's root is its index.html
     for path in sorted(p for p in site.rglob("*") if p.is_file() and p.name != "sw.js"):
         (data if path.relative_to(site).parts[0] in ("pdb", "data") else shell).append(path)
+        hashes[f"./{path.relative_to(site).as_posix()}"] = _integrity(path)
 
     def content_id(files: list[Path]) -> str:
         digest = hashlib.sha256()
@@ -277,16 +280,20 @@ def write_service_worker(site: Path) -> None:
                           + hashlib.sha256(path.read_bytes()).digest())
         return digest.hexdigest()[:16]
 
-    precache = ["./"] + [f"./{p.relative_to(site).as_posix()}" for p in shell]
     worker = site / "sw.js"
     text = worker.read_text()
     for placeholder, value in [("'__BUILD__'", json.dumps(content_id(shell))),
                                ("'__DATA_BUILD__'", json.dumps(content_id(data))),
-                               ("__PRECACHE__", json.dumps(precache, indent=0).replace("\n", ""))]:
+                               ("__FILES__", json.dumps(hashes, indent=0).replace("\n", ""))]:
         if placeholder not in text:
             raise ValueError(f"{worker} has no {placeholder} to fill in (is it web/sw.js as written?)")
         text = text.replace(placeholder, value)
     worker.write_text(text)
+
+
+def _integrity(path: Path) -> str:
+    """The file's Subresource Integrity value, "sha256-<base64>" (what fetch's `integrity` and sw.js check)."""
+    return "sha256-" + base64.b64encode(hashlib.sha256(path.read_bytes()).digest()).decode()
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """build.write_service_worker on a tiny site: the build's id names the shell (stable on a rebuild, new when a shell
 file changes), the data's id names the cache of pattern databases and data (new only when one of those changes),
-and the precache list holds the shell, never pdb/ or data/."""
+and every file is listed with its SHA-256 (what the worker checks before it keeps a file); what it precaches is the
+shell, never pdb/ or data/."""
 
 from __future__ import annotations
 
@@ -37,7 +38,12 @@ def written(site: Path) -> dict:
     assert "__" not in re.sub(r"//.*", "", text)  # every placeholder filled in
     return {"build": re.search(r'^const BUILD = "([0-9a-f]{16})";$', text, re.M)[1],
             "data": re.search(r'^const DATA_BUILD = "([0-9a-f]{16})";$', text, re.M)[1],
-            "precache": json.loads(re.search(r"^const PRECACHE = (\[.*\]);$", text, re.M)[1])}
+            "files": json.loads(re.search(r"^const FILES = (\{.*\});", text, re.M)[1])}
+
+
+def precache(files: dict) -> list:
+    """What the worker precaches: every file but pdb/ and data/ (its FETCHED_ONCE)."""
+    return [path for path in files if not re.match(r"^\./(pdb|data)/", path)]
 
 
 @pytest.fixture
@@ -46,7 +52,16 @@ def site(tmp_path):
 
 
 def test_the_precache_list_is_the_shell_without_pattern_databases_data_or_the_worker(site):
-    assert written(site)["precache"] == ["./", "./css/app.css", "./index.html", "./js/app.js"]
+    assert precache(written(site)["files"]) == ["./", "./css/app.css", "./index.html", "./js/app.js"]
+
+
+def test_every_file_comes_with_its_sha256_and_the_root_with_index_htmls(site):
+    files = written(site)["files"]
+    assert sorted(files) == sorted(["./", "./css/app.css", "./index.html", "./js/app.js", "./pdb/4x4_1-2-3.slpdb",
+                                    "./pdb/3x4_1-4-5-8-9.slpdb", "./data/explored.json"])
+    for path, integrity in files.items():
+        body = (site / ("index.html" if path == "./" else path[2:])).read_bytes()
+        assert integrity == "sha256-" + base64.b64encode(hashlib.sha256(body).digest()).decode()
 
 
 def test_a_rebuild_with_nothing_changed_keeps_both_ids(site, tmp_path):
@@ -67,7 +82,7 @@ def test_a_new_shell_file_changes_the_build_id(site):
     (site / "js" / "more.js").write_text("")
     second = written(site)
     assert second["build"] != first["build"] and second["data"] == first["data"]
-    assert "./js/more.js" in second["precache"]
+    assert "./js/more.js" in precache(second["files"])
 
 
 @pytest.mark.parametrize("name", ["pdb/4x4_1-2-3.slpdb", "data/explored.json"])
@@ -84,10 +99,14 @@ def test_a_renamed_table_changes_the_data_id(site):
     assert written(site)["data"] != first["data"]
 
 
-def test_the_worker_names_its_caches_by_the_two_ids():
+def test_the_worker_names_its_caches_by_the_apps_path_and_the_two_ids():
     text = (build.WEB / "sw.js").read_text()
-    assert "const SHELL = `slidelab-${BUILD}`;" in text
-    assert "const DATA = `slidelab-data-${DATA_BUILD}`;" in text
+    assert "const APP = `slidelab ${new URL(self.registration.scope).pathname} `;" in text
+    assert "const SHELL = `${APP}shell ${BUILD}`;" in text
+    assert "const DATA = `${APP}data ${DATA_BUILD}`;" in text
+    assert "const SNAPSHOT = `${APP}snapshot`;" in text
+    snapshot = (build.WEB / "js" / "pyodide_start.mjs").read_text()
+    assert "const CACHE = `slidelab ${new URL('../', import.meta.url).pathname} snapshot`;" in snapshot
 
 
 def test_a_worker_already_filled_in_is_refused_with_a_reason(site):

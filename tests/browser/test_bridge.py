@@ -14,6 +14,20 @@ FAKE_CORE = """
 export async function PyWorker(file, options) {
   const fake = window.fake;
   if (fake.failWith) throw new Error(fake.failWith);
+  if (fake.failOnce) {
+    const reason = fake.failOnce;
+    fake.failOnce = null;
+    throw new Error(reason);
+  }
+  if (fake.hangOnce) {  // comes up only when released (after the bridge has given up on it, say)
+    fake.hangOnce = false;
+    return new Promise(resolve => { fake.release = () => resolve(made(file, options)); });
+  }
+  return made(file, options);
+}
+
+function made(file, options) {
+  const fake = window.fake;
   fake.created.push({ file, options });
   const worker = new EventTarget();
   fake.worker = worker;
@@ -42,7 +56,7 @@ def bridge(page: Page, base_url: str) -> Page:
                lambda route: route.fulfill(body=FAKE_CORE, content_type="text/javascript"))
     page.goto(base_url + "build-info.json")
     page.evaluate("""async base => {
-      window.fake = { created: [], requests: [], terminated: 0, cooperative: true, statuses: [] };
+      window.fake = { created: [], requests: [], terminated: 0, cooperative: true, statuses: [], base };
       const { Solver } = await import('./js/bridge.js');
       window.solver = new Solver({ base, onStatus: (status, detail) => fake.statuses.push([status, detail]) });
     }""", base_url + "fake/")
@@ -145,6 +159,35 @@ def test_a_start_failure_is_reported_with_the_reason(bridge: Page):
     assert statuses[-1] == ["failed",
                             "The solver could not start: ValueError: no wheel here. Reload the page to try again."]
     assert bridge.evaluate("solver.solve({ board: '1 2/3 0' })")["error"]["code"] == "not_ready"
+
+
+def test_a_start_that_fails_once_is_tried_again_and_the_solver_is_ready(bridge: Page):
+    statuses = bridge.evaluate("""async () => {
+      fake.failOnce = 'a download broke off';
+      await solver.start();
+      return fake.statuses;
+    }""")
+    assert ["loading", "Starting Python again"] in statuses and statuses[-1] == ["ready", "Solver ready"]
+    assert bridge.evaluate("fake.created.length") == 1
+
+
+def test_a_start_past_its_time_limit_is_tried_again_and_the_late_runtime_is_ended(bridge: Page):
+    result = bridge.evaluate("""async () => {
+      const { Solver } = await import('./js/bridge.js');
+      const statuses = [];
+      const solver = new Solver({ base: fake.base, startTimeoutMs: 300,
+                                  onStatus: (status, detail) => statuses.push([status, detail]) });
+      fake.hangOnce = true;
+      await solver.start();  // the first start hangs past 0.3 s; the second comes up
+      const terminatedBefore = fake.terminated;
+      fake.release();  // the first runtime comes up after all
+      await new Promise(resolve => setTimeout(resolve, 50));
+      return { statuses, terminatedBefore, terminated: fake.terminated, created: fake.created.length };
+    }""")
+    assert result["statuses"][-1] == ["ready", "Solver ready"]
+    assert ["loading", "Starting Python again"] in result["statuses"]
+    assert result["created"] == 2 and result["terminatedBefore"] == 0
+    assert result["terminated"] == 1  # the late one: no Pyodide left running unused
 
 
 def test_a_background_solve_gives_way_to_any_other_and_the_newest_background_wins(bridge: Page):

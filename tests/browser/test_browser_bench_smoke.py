@@ -16,6 +16,8 @@ SMOKE = {
     "bench_browser_korf.py": (["--count", "1", "--runs", "1"], "positions"),
     "bench_browser_pool.py": (["--runs", "1", "--korf", "79"], "workers"),
     "bench_browser_start.py": (["--runs", "1"], "repeat"),
+    "bench_browser_worker_memory.py": (["--runs", "1", "--workers", "2"], "per added worker"),
+    "bench_first_visit.py": (["--runs", "1"], "distinct files"),
     "bench_watch.py": (["--runs", "1"], "Watch the search"),
 }
 

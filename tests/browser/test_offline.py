@@ -6,6 +6,7 @@ no Content-Security-Policy violation, in the page or in its workers."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import threading
@@ -97,6 +98,10 @@ def served_css(page: Page) -> str:
     return page.evaluate("() => fetch('css/app.css').then(response => response.text())")
 
 
+APP = "slidelab / "  # the start of every cache name of the app served at a site's root (sw.js's APP)
+SNAPSHOT = APP + "snapshot"
+
+
 def caches_of(page: Page) -> list[str]:
     return sorted(page.evaluate("() => caches.keys()"))
 
@@ -143,11 +148,11 @@ def test_a_repeat_visit_starts_python_from_the_stored_snapshot(browser, site):
     open_ready(page, url + EIGHT)
     wait_controlled(page)
     stored = page.evaluate(
-            "() => caches.open('slidelab-snapshot').then(c => c.keys()).then(k => k.map(r => r.url))")
+            "() => caches.open('slidelab / snapshot').then(c => c.keys()).then(k => k.map(r => r.url))")
     if not stored:  # it is stored just after the first start
-        page.wait_for_function("() => caches.open('slidelab-snapshot').then(c => c.keys()).then(k => k.length === 1)")
+        page.wait_for_function("() => caches.open('slidelab / snapshot').then(c => c.keys()).then(k => k.length === 1)")
         stored = page.evaluate(
-            "() => caches.open('slidelab-snapshot').then(c => c.keys()).then(k => k.map(r => r.url))")
+            "() => caches.open('slidelab / snapshot').then(c => c.keys()).then(k => k.map(r => r.url))")
     assert len(stored) == 1 and re.search(rf"/js/snapshot-{build.PYODIDE_VERSION}-[0-9a-f]{{16}}\.bin$", stored[0])
     assert not any("started from the stored snapshot" in note for note in notes)  # the first visit made it
     page.goto("about:blank")
@@ -168,7 +173,7 @@ def test_a_new_build_asks_before_it_takes_over_and_keeps_the_unchanged_tables(br
     size = page.evaluate("url => fetch(url).then(response => response.arrayBuffer()).then(b => b.byteLength)", table)
     assert size == (folder / table).stat().st_size
     page.wait_for_function("url => caches.match(url).then(Boolean)", arg=table)  # stored while it streamed
-    assert caches_of(page) == sorted([f"slidelab-{build_id}", f"slidelab-data-{data_id}", "slidelab-snapshot"])
+    assert caches_of(page) == sorted([f"{APP}shell {build_id}", f"{APP}data {data_id}", SNAPSHOT])
     rebuild(folder)
     new_build_id, new_data_id = ids(folder)
     assert new_build_id != build_id and new_data_id == data_id
@@ -180,9 +185,9 @@ def test_a_new_build_asks_before_it_takes_over_and_keeps_the_unchanged_tables(br
     with page.expect_navigation():
         page.click("#update-reload")
     expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
-    page.wait_for_function("id => caches.keys().then(keys => !keys.includes('slidelab-' + id))", arg=build_id)
+    page.wait_for_function("name => caches.keys().then(keys => !keys.includes(name))", arg=f"{APP}shell {build_id}")
     # the tables did not change: their cache stays, so a 4x4 solved before the update still solves offline after it
-    assert caches_of(page) == sorted([f"slidelab-{new_build_id}", f"slidelab-data-{data_id}", "slidelab-snapshot"])
+    assert caches_of(page) == sorted([f"{APP}shell {new_build_id}", f"{APP}data {data_id}", SNAPSHOT])
     assert page.evaluate("url => caches.match(url).then(Boolean)", table)
     # the new build's file, fetched past the HTTP cache (which still holds the old one, fresh for an hour)
     assert served_css(page).endswith(NEW_CSS)
@@ -243,12 +248,122 @@ def test_a_first_table_download_through_the_service_worker_shows_its_progress(br
         halfway.set()
         expect(page.locator("#result")).to_be_visible(timeout=120_000)
         assert page.inner_text("#result-length").startswith("42 moves")
-        stored = """() => caches.keys().then(keys => caches.open(keys.find(k => k.startsWith('slidelab-data-'))))
+        stored = """() => caches.keys().then(keys => caches.open(keys.find(k => k.startsWith('slidelab / data '))))
                         .then(cache => cache.keys()).then(requests => requests.map(r => r.url).sort())"""
         page.wait_for_function(f"() => ({stored})().then(urls => urls.length === 4)")
         assert page.evaluate(stored) == sorted(url + "pdb/" + name for name in KORF_79_TABLES)
     finally:
         halfway.set()
+        context.close()
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_update_deletes_only_this_apps_older_caches(browser, site):
+    """On an origin shared by many sites, another app's caches and another copy of Slide Lab's (at another path)
+    survive this app's update; its own older shell goes."""
+    folder, url = site
+    build_id, _ = ids(folder)
+    context = browser.new_context()
+    page = context.new_page()
+    open_ready(page, url)
+    wait_controlled(page)
+    others = ["another-app", "slidelab /elsewhere/ shell 0123456789abcdef", "slidelab /elsewhere/ snapshot"]
+    page.evaluate("names => Promise.all(names.map(name => caches.open(name).then(cache => "
+                  "cache.put('/x', new Response('kept')))))", others)
+    rebuild(folder)
+    page.goto("about:blank")
+    open_ready(page, url)
+    expect(page.locator("#update")).to_be_visible(timeout=60_000)
+    with page.expect_navigation():
+        page.click("#update-reload")
+    expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function("name => caches.keys().then(keys => !keys.includes(name))", arg=f"{APP}shell {build_id}")
+    assert set(others) <= set(caches_of(page))
+    assert page.evaluate("name => caches.open(name).then(cache => cache.match('/x')).then(r => r.text())",
+                         others[0]) == "kept"
+    context.close()
+
+
+class CorruptOnce(Site):
+    """Serves the first answer of each of CORRUPTED with its bytes changed (a half-finished upload), then the file."""
+
+    served: set = set()
+
+    def copyfile(self, source, outputfile):
+        path = self.path.split("?")[0]
+        if any(path.endswith(name) for name in CORRUPTED) and path not in self.served:
+            self.served.add(path)
+            data = bytearray(source.read())
+            data[len(data) // 2] ^= 0xFF
+            outputfile.write(bytes(data))
+            return
+        super().copyfile(source, outputfile)
+
+
+CORRUPTED = ["pyodide/python_stdlib.zip", "pdb/" + KORF_79_TABLES[0]]
+
+STORED_DIGEST = """url => caches.match(url).then(r => r ? r.arrayBuffer() : null)
+    .then(b => b && crypto.subtle.digest('SHA-256', b))
+    .then(d => d && Array.from(new Uint8Array(d), x => x.toString(16).padStart(2, '0')).join(''))"""
+
+
+def test_a_file_served_corrupted_once_is_refused_fetched_again_and_kept_right(browser, tmp_path):
+    folder = copy_of_dist(tmp_path)
+    CorruptOnce.served = set()
+    server, url = serve(folder, CorruptOnce)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        open_ready(page, url + KORF_79)  # Python starts from the precached standard library: the right one
+        wait_controlled(page)
+        assert solve(page).startswith("42 moves")  # the table's corrupted download was refused and tried again
+        for name in CORRUPTED:
+            page.wait_for_function(f"url => ({STORED_DIGEST})(url).then(Boolean)", arg=url + name)
+            stored = page.evaluate(STORED_DIGEST, url + name)
+            assert stored == hashlib.sha256((folder / name).read_bytes()).hexdigest(), name
+        assert CorruptOnce.served == {"/" + name for name in CORRUPTED}  # each was served corrupted first
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+
+
+class HtmlForTables(Site):
+    """A host whose missing-file fallback is the app's page: every table answers 200 with HTML."""
+
+    def copyfile(self, source, outputfile):
+        if "/pdb/" not in self.path:
+            return super().copyfile(source, outputfile)
+        outputfile.write(self.PAGE)
+
+    def send_header(self, keyword, value):
+        if "/pdb/" in self.path and keyword.lower() == "content-type":  # http.server writes "Content-type"
+            value = "text/html"
+        if "/pdb/" in self.path and keyword.lower() == "content-length":
+            value = str(len(self.PAGE))
+        super().send_header(keyword, value)
+
+    PAGE = b"<!doctype html><title>Slide Lab</title><p>Not found, here is the home page instead."
+
+
+def test_an_html_answer_for_a_table_is_never_kept_and_the_page_says_the_table_could_not_be_loaded(browser,
+                                                                                                     tmp_path):
+    folder = copy_of_dist(tmp_path)
+    server, url = serve(folder, HtmlForTables)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        open_ready(page, url + KORF_79)
+        wait_controlled(page)
+        page.click("#solve")
+        expect(page.locator("#notice-text")).to_contain_text("The pattern databases could not be loaded (",
+                                                             timeout=60_000)
+        assert "web page" in page.inner_text("#notice-text")
+        data = page.evaluate("() => caches.keys().then(keys => keys.filter(k => k.startsWith('slidelab / data ')))")
+        for name in data:
+            assert page.evaluate("name => caches.open(name).then(c => c.keys()).then(k => k.length)", name) == 0
+    finally:
         context.close()
         server.shutdown()
         server.server_close()

@@ -94,6 +94,21 @@ def worker_has_the_tables(page: Page, index: int) -> bool:
     return answer["ok"] and len(answer["tables"]) == 6 and answer["ready"]  # four fetched, two small ones built
 
 
+@pytest.mark.parametrize("memory_gb, size", [(2, "2"), (None, "8")])
+def test_the_default_pool_fits_the_device_memory_and_says_why(page: Page, base_url: str, memory_gb, size):
+    page.add_init_script("Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 8 });"
+                         f"Object.defineProperty(navigator, 'deviceMemory', {{ get: () => {json.dumps(memory_gb)} }})")
+    page.goto(base_url + KORF_79)
+    expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
+    expect(page.locator("#pool-size")).to_have_value(size)
+    status = page.inner_text("#pool-status")
+    assert status.startswith("8 cores")
+    if memory_gb:  # 230 MB a worker: a quarter of 2 GB holds 2
+        assert "(2 workers: each needs about 230 MB, and a quarter of this device's 2 GB of memory holds 2)" in status
+    else:
+        assert "memory" not in status
+
+
 def test_the_pool_starts_after_a_second_of_search_and_its_workers_get_the_tables(page: Page, base_url: str):
     page.add_init_script("Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 })")
     page.goto(base_url + KORF_71)

@@ -8,7 +8,7 @@ import { Solver } from './bridge.js';
 import { Comparison } from './compare.js';
 import { Explorer } from './explore.js';
 import { FAMOUS } from './famous.js';
-import { formatLarge, plural } from './format.js';
+import { plural } from './format.js';
 import { DistanceMeter } from './meter.js';
 import { MoveHistory, keepBest, readBest } from './play.js';
 import { Playback } from './playback.js';
@@ -19,6 +19,7 @@ import { YourHeuristic } from './your_heuristic.js';
 import { StatsPanel } from './stats.js';
 import { TableLoader } from './tables.js';
 import { SolverPool } from './pool.js';
+import { PoolView } from './pool_view.js';
 import { registerServiceWorker } from './offline.js';
 import { TokenEditor } from './token_editor.js';
 import {
@@ -36,7 +37,6 @@ const DEFAULT_ALGORITHM = 'idastar';
 const DEFAULT_HEURISTIC = 'auto';
 const SIZES = ['2x2', '2x3', '3x3', '3x4', '4x4', '4x5', '5x5'];
 const SCRAMBLE_RANDOM_UP_TO = 12;  // boards up to this many cells shuffle to any position; larger ones by moves
-const MAX_WORKERS_SHOWN = 8;       // the Workers selector offers 1 to this, or one per core if there are more
 const SLOW_START_S = 45;           // a solver still loading after this long may have failed inside its worker
 const ARROWS = { up: '↑', down: '↓', left: '←', right: '→' };
 const TOKEN_HEURISTIC = 'auto';    // the sliding heuristics do not apply to token puzzles
@@ -139,7 +139,8 @@ const playback = new Playback({
     render();
   },
 });
-const pool = new SolverPool(solver, tables, { onChange: showPool });
+let poolView = null;  // the Workers selector and status (made once the page's parts are wired)
+const pool = new SolverPool(solver, tables, { onChange: () => poolView?.show() });
 const solving = new Solving({
   progress: $('progress'), bound: $('progress-bound'), nodes: $('progress-nodes'), rate: $('progress-rate'),
   elapsed: $('progress-elapsed'), note: $('progress-note'), cancel: $('cancel'),
@@ -608,29 +609,8 @@ function updateControls() {
   if (ready && !busy && !labBusy) meter.resume();
 }
 
-// ---- the pool of workers (pool.js): its size, chosen from the cores, and how many are ready ----------------------
-const poolSize = $('pool-size');
-for (let n = 1; n <= Math.max(MAX_WORKERS_SHOWN, SolverPool.defaultSize()); n++) {
-  poolSize.add(new Option(n === 1 ? '1 (no pool)' : String(n), String(n)));
-}
-poolSize.value = String(pool.size);
-poolSize.addEventListener('change', () => { pool.size = Number(poolSize.value); });
-showPool();
-
-function showPool() {
-  const cores = navigator.hardwareConcurrency || 1;
-  const extra = pool.size - 1;
-  let text = `${cores} ${cores === 1 ? 'core' : 'cores'}`;
-  if (extra > 0 && !pool.started) text += '; the pool starts with the first long IDA* search';
-  else if (extra > 0) text += `; ${pool.ready} of ${pool.size} workers ready`;
-  if (pool.last) {
-    const nodes = pool.last.workers.map(w => formatLarge(w.expanded)).join(' · ');
-    text += `. Last search on the pool: ${pool.last.workers.length} workers, ${nodes} nodes`;
-  }
-  $('pool-status').textContent = text;
-  $('pool-status').dataset.ready = String(pool.ready);
-  $('pool-status').dataset.busy = String(pool.busy);
-}
+// ---- the pool of workers (pool_view.js) -------------------------------------------------------------------------
+poolView = new PoolView(pool, { select: $('pool-size'), status: $('pool-status') });
 
 function showSolverStatus(status, detail) {
   ui.status.dataset.state = status;
@@ -649,7 +629,7 @@ function showSolverStatus(status, detail) {
     editor.validate();
   }
   updateControls();
-  showPool();
+  poolView?.show();
 }
 
 /** Once the solver is up: fill the selectors, and drop names from a link that the puzzle does not offer. */
@@ -741,10 +721,9 @@ function wire() {
 
 wire();
 openLinkSafely(location.hash, { reload: true });
-solver.start();
 registerServiceWorker({
   onUpdate: apply => {
     $('update').hidden = false;
     $('update-reload').onclick = apply;
   },
-});
+}).then(() => solver.start());

@@ -18,6 +18,9 @@
 // terminated and started again, and the pending request is answered here.
 
 const CANCEL_GRACE_MS = 2000;
+const START_TIMEOUT_MS = 120_000;  // a start (Pyodide's download past the service worker, then Python's start) longer
+                                   // than this is given up and tried again
+const START_TRIES = 2;
 
 export const failure = (code, message) => ({ ok: false, error: { code, message } });
 
@@ -26,11 +29,14 @@ export class Solver {
   #running = null;  // {answer, settled, onProgress} of the long request in flight
   #ready = null;    // promise of the started worker
   #waiting = 0;     // long requests waiting for a background request to stop
+  #stops = 0;       // stop() calls so far: a start that began before one is not used
 
-  constructor({ onStatus = () => {}, base = document.baseURI, heuristicCode = () => null } = {}) {
+  constructor({ onStatus = () => {}, base = document.baseURI, heuristicCode = () => null,
+    startTimeoutMs = START_TIMEOUT_MS } = {}) {
     this.onStatus = onStatus;
     this.base = base;
     this.heuristicCode = heuristicCode;
+    this.startTimeoutMs = startTimeoutMs;
     this.status = 'idle';
   }
 
@@ -39,30 +45,55 @@ export class Solver {
     return this.#running !== null;
   }
 
-  /** Load Pyodide and the worker; resolves when the solver is ready (never rejects: see the status). */
+  /** Load Pyodide and the worker; resolves when the solver is ready or has failed twice (never rejects: see the
+   * status). */
   start() {
     this.#ready ??= this.#boot();
     return this.#ready;
   }
 
+  // A start that fails or takes longer than startTimeoutMs is tried once more (START_TRIES in all); a runtime whose
+  // start succeeds after it was given up is terminated at once, so no Pyodide is left running unused.
   async #boot() {
+    const stops = this.#stops;
+    let reason = '';
+    for (let attempt = 1; attempt <= START_TRIES; attempt++) {
+      if (attempt > 1) this.#setStatus('loading', 'Starting Python again');
+      reason = await this.#bootOnce(stops);
+      if (reason === null || this.#stops !== stops) return;
+    }
+    this.#setStatus('failed', `The solver could not start: ${reason}. Reload the page to try again.`);
+  }
+
+  /** One attempt at starting the worker: null once it is ready (or stopped meanwhile), else why it failed. */
+  async #bootOnce(stops) {
     const url = path => new URL(path, this.base).href;
     this.#setStatus('loading', 'Loading the Python runtime');
-    // Some failed downloads while the worker starts surface only as an unhandled rejection, never settling PyWorker.
+    // Some failed downloads while the worker starts surface only as an unhandled rejection, never settling PyWorker
+    // (the pool starts its workers one at a time, so such a rejection is this start's).
     let onFailure;
+    let timer;
     const failed = new Promise((_, reject) => {
       onFailure = event => reject(event.reason);
       window.addEventListener('unhandledrejection', onFailure);
+      timer = setTimeout(() => reject(new Error(`it took longer than ${this.startTimeoutMs / 1000} s`)),
+        this.startTimeoutMs);
     });
+    let starting = null;
     try {
-      const { PyWorker } = await import(url('pyscript/core.js'));
+      const { PyWorker } = await Promise.race([failed, import(url('pyscript/core.js'))]);
       this.#setStatus('loading', 'Starting Python');
       // `version` must be an absolute address (PyWorker ignores the config's interpreter): the local Pyodide, started
       // from a memory snapshot when one is stored (pyodide_start.mjs).
-      const worker = await Promise.race([failed, PyWorker(url('py/worker.py'), {
+      starting = Promise.resolve(PyWorker(url('py/worker.py'), {
         config: url('pyscript.json'),
         version: url('js/pyodide_start.mjs'),
-      })]);
+      }));
+      const worker = await Promise.race([failed, starting]);
+      if (this.#stops !== stops) {  // stopped while it started (the pool was made smaller): not used
+        worker.terminate();
+        return null;
+      }
       worker.addEventListener('message', event => {
         if (worker === this.#worker) this.#running?.onProgress(event.data);
       });
@@ -75,9 +106,12 @@ export class Solver {
       });
       this.#worker = worker;
       this.#setStatus('ready', 'Solver ready');
+      return null;
     } catch (error) {
-      this.#setStatus('failed', `The solver could not start: ${reasonOf(error)}. Reload the page to try again.`);
+      starting?.then(late => late.terminate(), () => {});  // given up: if it comes up after all, it goes
+      return reasonOf(error);
     } finally {
+      clearTimeout(timer);
       window.removeEventListener('unhandledrejection', onFailure);
     }
   }
@@ -219,6 +253,7 @@ export class Solver {
 
   /** Stop the worker for good (a pool worker no longer wanted): the request in flight answers 'cancelled'. */
   stop() {
+    this.#stops += 1;
     this.#worker?.terminate();
     this.#worker = null;
     this.#ready = null;

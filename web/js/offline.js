@@ -5,20 +5,33 @@
 // position (in the link) and the player's moves (in the tab's storage) survive the reload; a search under way is
 // lost, as it must be, since it could not go on within one build.
 //
-//   registerServiceWorker({ onUpdate: apply => showBanner(apply) });
+// The promise it returns says when the page may fetch its large files: at once when a worker already serves the
+// page (or there can be none); on a first visit, once the first worker has precached the app and taken the page
+// over, so that Pyodide is downloaded once, through it, instead of once by the page and again by the precache
+// (or after FIRST_INSTALL_WAIT_MS, or when installing fails: the app then starts from the network as before).
+//
+//   await registerServiceWorker({ onUpdate: apply => showBanner(apply) });
+//   solver.start();
+
+const FIRST_INSTALL_WAIT_MS = 60_000;
 
 export function registerServiceWorker({ onUpdate }) {
-  if (!('serviceWorker' in navigator)) return;
+  if (!('serviceWorker' in navigator)) return Promise.resolve();
   // whether a worker serves this page: the first install's worker takes over a page that was loaded from the
   // network, of its own build, so that change of controller needs no reload; any later change does
   let controlled = navigator.serviceWorker.controller !== null;
   let reloading = false;
+  let served;
+  const serving = new Promise(resolve => { served = resolve; });
+  if (controlled) served();
+  setTimeout(served, FIRST_INSTALL_WAIT_MS);
   navigator.serviceWorker.addEventListener('controllerchange', () => {
     if (controlled && !reloading) {
       reloading = true;
       location.reload();
     }
     controlled = true;
+    served();
   });
   const offer = worker => {
     if (!navigator.serviceWorker.controller) return;  // the first install: nothing older to replace
@@ -26,11 +39,18 @@ export function registerServiceWorker({ onUpdate }) {
   };
   navigator.serviceWorker.register('sw.js').then(registration => {
     if (registration.waiting) offer(registration.waiting);
+    // only a first install takes the page over; a page a worker does not serve (a forced reload) starts at once
+    const first = registration.active ? null : registration.installing;
+    if (!first) served();
+    first?.addEventListener('statechange', () => {
+      if (first.state === 'redundant') served();  // its install failed
+    });
     registration.addEventListener('updatefound', () => {
       const worker = registration.installing;
       worker?.addEventListener('statechange', () => {
         if (worker.state === 'installed') offer(worker);
       });
     });
-  }).catch(() => {});  // no service worker (a private window, say): the app works online as before
+  }).catch(served);  // no service worker (a private window, say): the app works online as before
+  return serving;
 }

@@ -25,23 +25,34 @@ const SUBTREES_PER_WORKER = 16;
 const GROUP_NODES = 5000;  // subtrees that took fewer nodes together in the last iteration travel in one request
 const START_AFTER_MS = 1000;
 export const MAX_WORKERS = 16;
+export const WORKER_MB = 230;  // a worker's memory with the 4x4 tables, measured (docs/benchmarks.md, "The page's pool")
+const MEMORY_SHARE = 0.25;  // of the device's memory, for the pool's workers by default
 
 export class SolverPool {
   static latest = null;  // the pool last made (the page's), for the browser tests
   #extra = [];         // the workers beyond the page's own solver
   #size;
+  #starting = false;   // a start in turn is under way (#startInTurn)
   #running = null;     // {cancelled, members: [{worker, expanded, live, out}], joining, prepared}: the search
   last = null;         // the last parallel search's "parallel" statistics: {workers: [{expanded}], subtrees, ...}
 
   constructor(solver, tables, { onChange = () => {}, base = document.baseURI } = {}) {
     Object.assign(this, { solver, tables, onChange, base });
-    this.#size = SolverPool.defaultSize();
+    this.#size = SolverPool.defaultSize().size;
     SolverPool.latest = this;
   }
 
-  /** One worker per core, at most MAX_WORKERS (on a one-core device, 1: no pool). */
+  /** The pool's size unless the user picks one, and why: {size, cores, memoryGB, fits}. One worker per core, at
+   * most MAX_WORKERS (on a one-core device, 1: no pool), and no more than fit in MEMORY_SHARE of the device's memory
+   * where the browser tells it (navigator.deviceMemory, in GB, rounded down and at most 8): each worker holds a
+   * whole Python runtime and its own copy of the tables, WORKER_MB in all (docs/benchmarks.md). `fits` is that
+   * number when memory, not cores, set the size, else null. */
   static defaultSize() {
-    return Math.max(1, Math.min(navigator.hardwareConcurrency || 1, MAX_WORKERS));
+    const cores = navigator.hardwareConcurrency || 1;
+    const memoryGB = navigator.deviceMemory ?? null;
+    const size = Math.max(1, Math.min(cores, MAX_WORKERS));
+    const fits = memoryGB ? Math.max(1, Math.floor(memoryGB * 1000 * MEMORY_SHARE / WORKER_MB)) : Infinity;
+    return { size: Math.min(size, fits), cores, memoryGB, fits: fits < size ? fits : null };
   }
 
   get size() {
@@ -78,11 +89,23 @@ export class SolverPool {
 
   #grow() {
     while (this.#extra.length < this.#size - 1) {
-      const worker = new Solver({ onStatus: () => this.onChange(), base: this.base });
-      this.#extra.push(worker);
-      worker.start();
+      this.#extra.push(new Solver({ onStatus: () => this.onChange(), base: this.base }));
     }
+    this.#startInTurn();
     this.onChange();
+  }
+
+  // Workers start one at a time, after the page's solver: a start's failures are then its own (some surface only as
+  // an unhandled rejection, which names no worker), and starts do not compete for the network and memory.
+  async #startInTurn() {
+    if (this.#starting) return;
+    this.#starting = true;
+    try {
+      await this.solver.start();
+      for (let next; (next = this.#extra.find(worker => worker.status === 'idle'));) await next.start();
+    } finally {
+      this.#starting = false;
+    }
   }
 
   #inPool(worker) {

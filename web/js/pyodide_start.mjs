@@ -14,7 +14,9 @@ import { loadPyodide as load, version } from '../pyodide/pyodide.mjs';
 
 export { version };
 
-const CACHE = 'slidelab-snapshot';  // kept by sw.js across builds; this module drops the snapshots it does not use
+// kept by sw.js across builds (its name is sw.js's SNAPSHOT: the app's path, this module's folder's parent); this
+// module drops the snapshots it does not use
+const CACHE = `slidelab ${new URL('../', import.meta.url).pathname} snapshot`;
 const START_NOTE = 'Python started from the stored snapshot';  // for the console (and the browser tests)
 const PRELOAD = 'import asyncio, json\nimport slidelab.api';
 // a restored snapshot repeats its random state and its string hashes: reseed `random` if it was imported

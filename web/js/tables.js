@@ -85,10 +85,12 @@ export class TableLoader {
   }
 
   // One download per file and page; a later caller of the same file shares it (and its progress is not reported).
+  // A download that fails is tried once more (the service worker refuses bytes that do not match the build).
   #fetch(name, onBytes) {
     let file = this.#files.get(name);
     if (!file) {
-      file = download(new URL(`pdb/${name}`, this.base).href, onBytes);
+      const url = new URL(`pdb/${name}`, this.base).href;
+      file = download(url, onBytes).catch(() => download(url, onBytes));
       file.catch(() => this.#files.delete(name));
       this.#files.set(name, file);
     }
@@ -97,19 +99,26 @@ export class TableLoader {
 }
 
 async function download(url, onBytes) {
+  const failed = reason => new Error(`${url}: ${reason}`);
   let response;
   try {
     response = await fetch(url);
   } catch {
-    throw new Error(`${url} could not be fetched (network error)`);
+    throw failed('network error, or a file that does not match this build');
   }
-  if (!response.ok) throw new Error(`${url} could not be fetched (HTTP ${response.status})`);
+  if (!response.ok) throw failed(`HTTP ${response.status}`);
+  if ((response.headers.get('Content-Type') ?? '').startsWith('text/html')) throw failed('the host sent a web page');
   const total = Number(response.headers.get('Content-Length')) || 0;
   const reader = response.body.getReader();
   const chunks = [];
   let loaded = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let done, value;
+    try {
+      ({ done, value } = await reader.read());
+    } catch (error) {
+      throw failed(error?.message ?? 'the download broke off');
+    }
     if (done) break;
     chunks.push(value);
     loaded += value.length;
