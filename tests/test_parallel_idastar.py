@@ -232,32 +232,23 @@ def test_one_per_core_counts_the_cores_this_process_may_use(monkeypatch):
 
 
 def _drive_as_the_page_does(request, workers=2):
-    """web/js/pool.js's loop, in CPython: split, every subtree that fits the bound, next bound, join."""
+    """web/js/pool.js's loop, in CPython: start, every subtree of each round (in groups of up to three, as the page's
+    workers get them), the round's answers back, until the answer. Returns (the solve answer, the events)."""
     from slidelab.search.control import run
 
-    base = dict(request, subtrees=16 * workers)
-    split_answer = api.split(base)
-    if "length" in split_answer or not split_answer["ok"]:
-        return split_answer
-    bound, f = split_answer["bound"], split_answer["f"]
-    expanded, iterations = split_answer["expanded"], []
-    while True:
-        over = min([v for v in f if v > bound], default=None)
-        solutions, before = [], expanded
-        for index in [i for i, v in enumerate(f) if v <= bound]:
-            answer = run(api.subtree_steps(dict(base, subtree=index, bound=bound)))
-            assert answer["ok"] and answer["subtree"] == index, answer
-            expanded += answer["expanded"]
-            if answer["over"] is not None:
-                over = answer["over"] if over is None else min(over, answer["over"])
-            solutions += answer["solutions"]
-        iterations.append({"bound": bound, "expanded": expanded - before})
-        if solutions:
-            return api.join(request, {"moves": solutions[0], "solutions": solutions,
-                                      "stats": {"expanded": expanded, "iterations": iterations},
-                                      "parallel": {"workers": [], "subtrees": len(f)}})
-        parity = split_answer["parity"]
-        bound = over if parity is None or (over - parity) % 2 == 0 else over + 1
+    base = dict(request, pool=workers)
+    step = api.pool_start(base)
+    events = []
+    while step["ok"] and "answer" not in step:
+        events += step["events"]
+        todo = step["round"]["todo"]
+        searched = [run(api.subtree_steps(dict(base, subtree=todo[i:i + 3], bound=step["round"]["bound"])))
+                    for i in range(0, len(todo), 3)]
+        assert all(answer["ok"] for answer in searched), searched
+        step = api.pool_next(base, {"searched": searched, "workers": [{"expanded": 1}] * workers})
+    if not step["ok"]:
+        return step, events
+    return step["answer"], events + step["events"]
 
 
 @pytest.mark.parametrize("request_", [
@@ -272,59 +263,85 @@ def _drive_as_the_page_does(request, workers=2):
     {"puzzle": "tokens", "rule": "orthogonal", "board": "ABC/DEF/GH.", "goal": "BAC/DEF/GH."},
 ])
 def test_the_pages_pool_protocol_gives_the_serial_answer(request_):
-    parallel, serial = _drive_as_the_page_does(request_), api.solve(request_)
+    (parallel, events), serial = _drive_as_the_page_does(request_), api.solve(request_)
     if not serial["ok"]:
         assert serial["error"]["code"] == "unsolvable"
         assert parallel == serial
         return
     assert parallel["ok"] and parallel["length"] == serial["length"] and parallel["optimal"]
     assert parallel.get("solution_count") == serial.get("solution_count")
+    if parallel.get("parallel", {}).get("subtrees"):  # searched in rounds (not met by the split or a token probe)
+        iterations = parallel["stats"]["iterations"]
+        assert [{"bound": e["bound"], "expanded": e["expanded"]} for e in events] == iterations
+        # the serial search's bounds, but those whose contours lie inside the split
+        bounds, serial_bounds = [i["bound"] for i in iterations], [i["bound"] for i in serial["stats"]["iterations"]]
+        assert set(bounds) <= set(serial_bounds) and bounds[-1] == serial_bounds[-1] == serial["length"]
+
+
+def test_the_pages_pool_and_the_processes_run_the_same_iterations():
+    """One driver: the page's rounds and the command line's processes give the same events and node counts (every
+    subtree is searched in full but in the last iteration, where the first solution stops the others)."""
+    request = {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan"}
+    page, events = _drive_as_the_page_does(request, workers=2)
+    processes, process_events = [], []
+    answer = api.solve(dict(request, workers=2), on_progress=process_events.append)
+    processes = [e for e in process_events if e["type"] == "iteration"]
+    assert [(e["bound"], e["expanded"]) for e in events][:-1] == [(e["bound"], e["expanded"])
+                                                                  for e in processes][:-1]
+    assert page["length"] == answer["length"] == 31
+    assert page["stats"]["iterations"][:-1] == answer["stats"]["iterations"][:-1]
 
 
 def test_a_token_split_probes_and_proves_as_a_solve_does():
     reachable = {"puzzle": "tokens", "rule": "orthogonal", "board": "ABC/DEF/GH.", "goal": "HB./ADE/GCF",
-                 "heuristic": "zero", "subtrees": 32}
-    answer = api.split(reachable)
-    assert answer["ok"] and "length" not in answer and answer["subtrees"] >= 32
+                 "heuristic": "zero", "pool": 2}
+    answer = api.pool_start(reachable)
+    assert answer["ok"] and "answer" not in answer and answer["subtrees"] >= 32 and answer["round"]["todo"]
     events = []  # a long proof reports progress and can be cancelled (the page's Cancel)
-    answer = api.split(dict(reachable, goal="BAC/DEF/GH.", heuristic="auto"), on_progress=events.append,
-                       should_cancel=lambda: True)
+    answer = api.pool_start(dict(reachable, goal="BAC/DEF/GH.", heuristic="auto"), on_progress=events.append,
+                            should_cancel=lambda: True)
     assert answer["error"]["code"] == "cancelled" and [event["type"] for event in events] == ["progress"]
-    quick = api.split(dict(reachable, goal="DAC/GH./FBE"))  # 13 moves: the probe finds it, no split needed
-    assert quick["ok"] and quick["length"] == 13 and quick["optimal"]
-    assert api.split(dict(reachable, max_seconds=5))["error"]["message"].startswith(
+    quick = api.pool_start(dict(reachable, goal="DAC/GH./FBE"))  # 13 moves: the probe finds it, no split needed
+    assert quick["ok"] and quick["answer"]["length"] == 13 and quick["answer"]["optimal"]
+    assert api.pool_start(dict(reachable, max_seconds=5))["error"]["message"].startswith(
         "a search split over workers takes no max_nodes or max_seconds")
 
 
 @pytest.mark.parametrize("request_, message", [
-    ({"board": "8 6 7/2 5 4/3 0 1", "algorithm": "astar", "subtrees": 8}, "only IDA*"),
-    ({"board": "8 6 7/2 5 4/3 0 1", "subtrees": 0}, "'subtrees' must be"),
-    ({"board": "8 6 7/2 5 4/3 0 1", "subtrees": 10 ** 6}, "'subtrees' must be"),
-    ({"board": "8 6 7/2 5 4/3 0 0", "subtrees": 8}, "appears more than once"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "algorithm": "astar", "pool": 2}, "only IDA*"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "pool": 1}, "'pool' must be"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "pool": 10 ** 6}, "'pool' must be"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "pool": "2"}, "'pool' must be"),
+    ({"board": "8 6 7/2 5 4/3 0 0", "pool": 2}, "appears more than once"),
 ])
-def test_bad_split_requests_are_refused(request_, message):
-    answer = api.split(request_)
+def test_bad_pool_requests_are_refused(request_, message):
+    answer = api.pool_start(request_)
     assert answer["error"]["code"] == "invalid" and message in answer["error"]["message"]
 
 
 def test_bad_subtree_requests_and_results_are_refused():
     from slidelab.search.control import run
 
-    base = {"board": "8 6 7/2 5 4/3 0 1", "subtrees": 8}
+    base = {"board": "8 6 7/2 5 4/3 0 1", "pool": 2}
     for extra in ({"subtree": 99, "bound": 30}, {"subtree": "0", "bound": 30}, {"subtree": 0, "bound": None}):
         answer = run(api.subtree_steps(dict(base, **extra)))
         assert answer["error"]["code"] == "invalid" and "'subtree' must be" in answer["error"]["message"]
-    assert api.join(base, {"moves": [1, 2]})["error"]["message"] == "tile 2 is not next to the blank"
-    assert api.join(base, {"moves": "12"})["error"]["code"] == "invalid"
-    assert api.join({"puzzle": "knights"}, {"moves": [[0, 99]]})["error"]["code"] == "invalid"
+    assert api.pool_start(base)["ok"]
+    good = {"subtree": [0], "sizes": [5], "solutions": [], "over": 24, "expanded": 5, "generated": 9}
+    for bad in ({}, {"searched": "x"}, {"searched": [dict(good, subtree=[99])]}, {"searched": [dict(good, sizes="5")]},
+                {"searched": [dict(good, expanded=-1)]}, {"searched": [{"subtree": 0}]}, {"searched": [None]}):
+        answer = api.pool_next(base, bad)
+        assert answer["error"]["code"] == "invalid", (bad, answer)
+    # a path that does not reach the goal is never answered as a solution
+    answer = api.pool_next(base, {"searched": [dict(good, solutions=[[1, 2]])]})
+    assert not answer["ok"]
 
 
 def test_a_group_of_subtrees_is_searched_as_its_members_are_one_by_one():
     from slidelab.search.control import run
 
-    base = {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "subtrees": 32}
-    split_answer = api.split(base)
-    bound = split_answer["bound"] + 6
+    base = {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "pool": 2}
+    bound = api.pool_start(base)["round"]["bound"] + 6
     members = [run(api.subtree_steps(dict(base, subtree=i, bound=bound))) for i in range(5)]
     group = run(api.subtree_steps(dict(base, subtree=list(range(5)), bound=bound)))
     assert group["sizes"] == [m["expanded"] for m in members] and group["subtree"] == [0, 1, 2, 3, 4]

@@ -16,7 +16,7 @@ import time
 
 from .errors import BadRequest, InvalidBoard, MissingData, SearchLimit, SlideLabError, TooLarge, Unavailable, Unsolvable
 from .heuristics import HEURISTICS, get_heuristic, heuristic_spec, pdb, user
-from .puzzles import move_record, with_start
+from .puzzles import move_record
 from .puzzles.sliding import SlidingPuzzle, default_goal, parse_shape
 from .search import ALGORITHMS
 from .search.control import Limits, run
@@ -324,92 +324,135 @@ def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
         return error(e.code, str(e))
 
 
-# Parallel IDA* across runtimes that share no memory (the page's pool of solver workers, web/js/pool.js): the page's
-# own solver splits the search (after probing a token puzzle as a solve does: its goal may be unreachable), each
-# worker splits it the same way (search/parallel_idastar.py's split is deterministic and quick), searches the
-# subtrees it is handed with the bound it is given, and the page runs the iterations as parallel_idastar does with
-# processes; `join` turns the path found into the solve answer, checked by replaying it.
-MAX_SUBTREES = 4096
-_SPLITS: dict[str, tuple] = {}  # the last split, by request: a pool worker searches many subtrees of one split
+# Parallel IDA* across runtimes that share no memory (the page's pool of solver workers, web/js/pool.js; the
+# mechanism is search/pooled.py's): the page's own solver starts the search (pool_start: the split, after probing a
+# token puzzle as a solve does, since its goal may be unreachable) and is handed each round's answers (pool_next),
+# answering the next round or the solve answer; every worker searches the subtrees it is handed (subtree_steps).
+MAX_POOL = 64  # runtimes one pooled search may be split for
 
 
-def _split_setup(request):
-    """(puzzle, heuristic name, subtrees wanted) of a split request, validated like a solve (without limits: the
-    pool's workers impose none)."""
-    puzzle, algorithm, heuristic_name, _ = _solve_setup(request)
-    if algorithm.name != "idastar":
-        raise BadRequest(f"only IDA* is split over workers; {algorithm.name} runs on one")
-    wanted = _option(request, "subtrees", int)
-    if wanted is None or wanted > MAX_SUBTREES:
-        raise BadRequest(f"'subtrees' must be a whole number from 1 to {MAX_SUBTREES}")
-    if request.get("max_nodes") is not None or request.get("max_seconds") is not None:
-        raise BadRequest("a search split over workers takes no max_nodes or max_seconds; a limited search runs "
-                         "on one")
-    _option(request, "all_solutions", bool, False)
-    puzzle.check_solvable()
-    return puzzle, heuristic_name, wanted
-
-
-def _split(request):
-    """(puzzle, heuristic, goals, frontier, expanded, generated) of a split request."""
+def _pooled(request):
+    """The PooledSearch of a pool request (a solve request with "pool": the number of runtimes it is split for),
+    validated like a solve (without limits: the pool's workers impose none); one split per request."""
     if not isinstance(request, dict):
         raise BadRequest("the request must be a JSON object")
+    from .search.parallel_idastar import SUBTREES_PER_WORKER
+    from .search.pooled import PooledSearch, pooled_search
+
+    def make():
+        puzzle, algorithm, heuristic_name, _ = _solve_setup(request)
+        if algorithm.name != "idastar":
+            raise BadRequest(f"only IDA* is split over workers; {algorithm.name} runs on one")
+        runtimes = _whole(request.get("pool"))
+        if not _is_int(runtimes) or not 2 <= runtimes <= MAX_POOL:
+            raise BadRequest(f"'pool' must be a whole number from 2 to {MAX_POOL}")
+        if request.get("max_nodes") is not None or request.get("max_seconds") is not None:
+            raise BadRequest("a search split over workers takes no max_nodes or max_seconds; a limited search runs "
+                             "on one")
+        all_solutions = _option(request, "all_solutions", bool, False)
+        puzzle.check_solvable()
+        heuristic = _estimator(request, heuristic_name, puzzle)
+        return PooledSearch(puzzle, heuristic, runtimes * SUBTREES_PER_WORKER, all_solutions)
+
     key = json.dumps({k: v for k, v in request.items() if k not in ("subtree", "bound")}, sort_keys=True)
-    if key in _SPLITS:
-        return _SPLITS[key]
-    puzzle, heuristic_name, wanted = _split_setup(request)
-    heuristic = _estimator(request, heuristic_name, puzzle)
-    from .search.parallel_idastar import split
-
-    _SPLITS.clear()
-    _SPLITS[key] = (puzzle, heuristic, *split(puzzle, wanted, not request.get("all_solutions")))
-    return _SPLITS[key]
+    return pooled_search(key, make)
 
 
-def split_steps(request: dict):
-    """Generator form of `split`: yields progress dicts (while a token puzzle's goal is proved reachable), returns
-    the answer dict."""
-    return (yield from _guarded(_split_answer(request)))
+def pool_start_steps(request: dict):
+    """Generator form of `pool_start`: yields progress dicts (while a token puzzle's goal is proved reachable),
+    returns the answer dict."""
+    return (yield from _guarded(_pool_start(request)))
 
 
-def _split_answer(request):
-    from .search.contour import next_bound
-    from .search.control import SearchResult, Stats
-
-    puzzle, heuristic, goals, frontier, expanded, generated = _split(request)  # validated there
-    all_solutions = bool(request.get("all_solutions"))
-    met = puzzle.is_goal(puzzle.start) or bool(goals)
+def _pool_start(request):
+    started = time.perf_counter()
+    search = _pooled(request)  # validated there
+    puzzle, heuristic = search.puzzle, search.heuristic
+    met = puzzle.is_goal(puzzle.start) or bool(search.goals)
     if not met and puzzle.kind == "tokens":  # as a solve does: IDA* would deepen for ever towards an unreachable goal
-        options = {"all_solutions": all_solutions, "weight": None, "workers": 1}
+        options = {"all_solutions": search.all_solutions, "weight": None, "workers": 1}
         probed, _ = yield from _probe(puzzle, ALGORITHMS["idastar"], heuristic, Limits(), options)
         if probed is not None:  # the probe found the answer: no split needed
-            return join(request, probed)
+            return {"ok": True, "events": [], "answer": _pooled_answer(request, probed)}
     if met:
-        moves = goals[0] if goals else []
-        result = SearchResult(moves, True, Stats(expanded, generated, len(moves) + 1),
-                              (goals or [[]]) if all_solutions else None,
-                              {"parallel": {"workers": [], "subtrees": 0, "workers_replaced": 0}})
-        return join(request, result)
-    parity = puzzle.solution_parity()
-    return {"ok": True, "subtrees": len(frontier), "f": [g + heuristic(state) for g, state, _, _ in frontier],
-            "bound": next_bound(heuristic(puzzle.start), parity), "parity": parity,
-            "expanded": expanded, "generated": generated}
+        from .search.control import SearchResult, Stats
+
+        moves = search.goals[0] if search.goals else []
+        result = SearchResult(moves, True, Stats(*search.split_nodes, len(moves) + 1),
+                              (search.goals or [[]]) if search.all_solutions else None)
+        result.extra = {"parallel": {"workers": [], "subtrees": 0, "workers_replaced": 0}}
+        return {"ok": True, "events": [], "answer": _pooled_answer(request, result)}
+    events, first = search.start(started)
+    return {"ok": True, "subtrees": len(search.frontier), "events": events, "round": first._asdict()}
 
 
-def split(request: dict, on_progress=None, should_cancel=None) -> dict:
-    """A solve request with "subtrees" (how many at least) -> {"ok", "subtrees": n, "f": [f = g + h of each],
-    "bound": the first bound, "parity": every solution's length mod 2 (null: unknown), "expanded", "generated"};
-    the solve answer instead (with "length") when the split meets the goal or, on a token puzzle, a short probe
-    search finds it (a goal the probe does not reach is first proved reachable, as a solve does: else the answer is
-    "unsolvable")."""
+def pool_start(request: dict, on_progress=None, should_cancel=None) -> dict:
+    """Start a search split over a pool of runtimes: a solve request with "pool" (the runtimes, 2 to MAX_POOL) ->
+    {"ok", "subtrees": n, "events": [], "round": {"bound", "todo": [subtree indices, largest first], "sizes": [their
+    nodes in the last iteration]}}, or {"ok", "events": [], "answer": the solve answer} when the split meets the goal
+    or, on a token puzzle, a short probe search finds it (a goal the probe does not reach is first proved reachable,
+    as a solve does: else the answer is "unsolvable")."""
     try:
-        return run(split_steps(request), on_progress, should_cancel)
+        return run(pool_start_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
         return error(e.code, str(e))
 
 
+def pool_next(request: dict, results: dict) -> dict:
+    """The next round of a started pool search: `results` is {"searched": [subtree_steps answers of the round],
+    "workers": [{"expanded"}, ...] (each runtime's nodes so far), "workers_replaced"} -> {"ok", "events": [the
+    round's {"type": "iteration", "bound", "expanded"}], "round": ...} as pool_start's, or {"ok", "events", "answer":
+    the solve answer, its path checked by replaying it}."""
+    try:
+        search = _pooled(request)
+        searched = _read_searched(search, results)
+        from .search.control import SearchResult
+
+        events, step = search.advance(searched)
+        if not isinstance(step, SearchResult):
+            return {"ok": True, "events": events, "round": step._asdict()}
+        step.extra = {"parallel": {"workers": [{"expanded": int(w["expanded"])} for w in results.get("workers", [])],
+                                   "subtrees": len(search.frontier),
+                                   "workers_replaced": int(results.get("workers_replaced", 0))}}
+        return {"ok": True, "events": events, "answer": _pooled_answer(request, step)}
+    except SlideLabError as e:
+        return error(e.code, str(e))
+    except (TypeError, ValueError, KeyError, AttributeError) as e:
+        return error("invalid", f"a parallel result that cannot be read ({type(e).__name__}: {e})")
+
+
+def _read_searched(search, results) -> list:
+    """The Searched of a round's subtree answers (as subtree_steps gave them, through the page)."""
+    from .search.contour import INF
+    from .search.parallel_idastar import Searched
+
+    if not isinstance(results, dict) or not isinstance(results.get("searched"), list):
+        raise BadRequest("a parallel result has the round's searched subtrees")
+    size = len(search.frontier or ())
+    parts = []
+    for answer in results["searched"]:
+        given = answer["subtree"]
+        indices = [_whole(i) for i in (given if isinstance(given, list) else [given])]
+        sizes = [_whole(n) for n in answer["sizes"]]
+        numbers = [_whole(answer[k]) for k in ("expanded", "generated")] + ([] if answer["over"] is None
+                                                                             else [_whole(answer["over"])])
+        if not all(_is_int(v) and v >= 0 for v in indices + sizes + numbers) or any(i >= size for i in indices):
+            raise BadRequest("a parallel result names subtrees or counts that are not of this search")
+        solutions = [[tuple(m) if isinstance(m, list) else m for m in moves] for moves in answer["solutions"]]
+        over = INF if answer["over"] is None else _whole(answer["over"])
+        parts.append(Searched(dict(zip(indices, sizes, strict=False)), solutions, over, *numbers[:2]))
+    return parts
+
+
+def _pooled_answer(request, result) -> dict:
+    """The solve answer of a pooled search's result, its path checked by replaying it."""
+    puzzle, algorithm, heuristic_name, weight = _solve_setup(request)
+    heuristic = _estimator(request, heuristic_name, puzzle)
+    return _answer(puzzle, algorithm, heuristic_name, heuristic, weight, result, bool(request.get("all_solutions")))
+
+
 def subtree_steps(request: dict):
-    """Generator (progress, then the answer): a split request with "subtree" (the index of a subtree, or a list of
+    """Generator (progress, then the answer): a pool request with "subtree" (the index of a subtree, or a list of
     them, searched in turn: small subtrees travel together) and "bound" -> {"ok", "subtree", "sizes": [the nodes
     each subtree expanded], "solutions": [[moves from the start], ...] (empty: none within the bound; a group stops
     at the first unless all solutions are asked for), "over": the least f over the bound (null: nothing was cut off),
@@ -418,64 +461,23 @@ def subtree_steps(request: dict):
 
 
 def _subtree(request):
-    puzzle, heuristic, _, frontier, _, _ = _split(request)
+    search = _pooled(request)
     given, bound = request.get("subtree"), request.get("bound")
     indices = given if isinstance(given, list) else [given]
     indices, bound = [_whole(v) for v in indices], _whole(bound)
     if (not indices or not all(map(_is_int, indices + [bound]))
-            or not all(0 <= i < len(frontier or ()) for i in indices)):
+            or not all(0 <= i < len(search.frontier or ()) for i in indices)):
         raise BadRequest("'subtree' must be the index of a subtree of the split (or a list of them), "
                          "'bound' a whole number")
-    from .search.idastar import idastar
+    from .search.contour import INF
+    from .search.parallel_idastar import search_subtrees
 
-    all_solutions = _option(request, "all_solutions", bool, False)
-    answer = {"ok": True, "subtree": given, "sizes": [], "solutions": [], "over": None, "expanded": 0,
-              "generated": 0}
-    for index in indices:
-        g, state, walk, prefix = frontier[index]
-        result = yield from idastar(with_start(puzzle, state), heuristic, Limits(), all_solutions, walk=walk,
-                                    only=bound - g)
-        found = result.solutions or ([result.moves] if result.moves is not None else [])
-        answer["solutions"] += [[move_record(m) for m in prefix + moves] for moves in found]
-        over = result.extra["over"]
-        if over != float("inf") and (answer["over"] is None or g + over < answer["over"]):
-            answer["over"] = g + over
-        answer["sizes"].append(result.stats.expanded)
-        answer["expanded"] += result.stats.expanded
-        answer["generated"] += result.stats.generated
-        if found and not all_solutions:
-            break
-    return answer
-
-
-def join(request: dict, result) -> dict:
-    """The solve answer of a parallel search: `result` is a SearchResult, or from the page {"moves", "solutions"?,
-    "stats": {"expanded", "generated", "iterations"}, "parallel": {...}}; the path is checked by replaying it."""
-    try:
-        from .search.control import SearchResult, Stats
-
-        puzzle, algorithm, heuristic_name, weight = _solve_setup(request)
-        heuristic = _estimator(request, heuristic_name, puzzle)
-        all_solutions = _option(request, "all_solutions", bool, False)
-        if not isinstance(result, SearchResult):
-            if not isinstance(result, dict) or not isinstance(result.get("moves"), list):
-                raise BadRequest("a parallel result has the moves found")
-
-            def tupled(ms):
-                return [tuple(m) if isinstance(m, list) else m for m in ms]
-
-            stats = result.get("stats") or {}
-            counts = Stats(int(stats.get("expanded", 0)), int(stats.get("generated", 0)), len(result["moves"]) + 1)
-            counts.iterations = list(stats.get("iterations", []))
-            counts.elapsed_s = float(stats.get("elapsed_s", 0))
-            solutions = [tupled(s) for s in result.get("solutions") or []] or None
-            result = SearchResult(tupled(result["moves"]), True, counts, solutions,
-                                  {"parallel": result.get("parallel", {})})
-        return _answer(puzzle, algorithm, heuristic_name, heuristic, weight, result, all_solutions)
-    except SlideLabError as e:
-        return error(e.code, str(e))
-    except (TypeError, ValueError) as e:
-        return error("invalid", f"a parallel result that cannot be read ({e})")
+    found = yield from search_subtrees(search.puzzle, search.heuristic, search.frontier, indices, bound,
+                                       search.all_solutions)
+    return {"ok": True, "subtree": given, "sizes": list(found.sizes.values()),
+            "solutions": [[move_record(m) for m in moves] for moves in found.solutions],
+            "over": None if found.over == INF else found.over, "expanded": found.expanded,
+            "generated": found.generated}
 
 
 def trace_steps(request: dict):

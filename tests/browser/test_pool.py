@@ -94,6 +94,40 @@ def worker_has_the_tables(page: Page, index: int) -> bool:
     return answer["ok"] and len(answer["tables"]) == 6 and answer["ready"]  # four fetched, two small ones built
 
 
+def iteration_rows(page: Page) -> list[tuple[int, int]]:
+    """The Iterations table of the statistics: (bound, nodes expanded) per row."""
+    rows = page.eval_on_selector_all("#stats-panel tbody tr", "rows => rows.map(r => [...r.cells].map(c => "
+                                     "c.textContent))")
+    return [(int(bound), int(nodes.replace(",", ""))) for bound, nodes, _ in rows]
+
+
+def test_a_pooled_search_lists_its_iterations_as_they_end_as_one_worker_does(page: Page, base_url: str):
+    open_with_pool(page, base_url, KORF_79, 1)
+    assert solve(page).startswith("42 moves")
+    single = iteration_rows(page)
+    page.select_option("#pool-size", "2")
+    expect(page.locator("#pool-status")).to_have_attribute("data-ready", "2", timeout=READY_TIMEOUT_MS)
+    page.evaluate("""() => {
+      window.liveRows = [];  // the rows added while the search runs, before its answer replaces them
+      new MutationObserver(() => {
+        if (document.getElementById('result').hidden) {
+          window.liveRows = [...document.querySelectorAll('#stats-panel tbody tr')].map(r => r.cells[0].textContent);
+        }
+      }).observe(document.querySelector('#stats-panel tbody'), { childList: true });
+    }""")
+    assert solve(page).startswith("42 moves")
+    expect(page.locator("#pool-status")).to_contain_text("Last search on the pool: 2 workers")
+    pooled = iteration_rows(page)
+    live = [int(bound) for bound in page.evaluate("window.liveRows")]
+    assert live == [bound for bound, _ in pooled]  # every row came while the search ran, as with one worker
+    # the same bounds, but those whose contours lie inside the start's split, and the same nodes but the split's
+    # few (the last iteration stops wherever the first solution is found, by one worker or by two)
+    bounds = {bound: nodes for bound, nodes in single}
+    assert pooled[-1][0] == single[-1][0] == 42 and len(pooled) >= len(single) - 3
+    for bound, nodes in pooled[:-1]:
+        assert abs(nodes - bounds[bound]) <= 200, (bound, nodes, bounds[bound])
+
+
 @pytest.mark.parametrize("memory_gb, size", [(2, "2"), (None, "8")])
 def test_the_default_pool_fits_the_device_memory_and_says_why(page: Page, base_url: str, memory_gb, size):
     page.add_init_script("Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 8 });"

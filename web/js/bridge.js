@@ -10,7 +10,7 @@
 //   const space = await solver.explore({shape: '3x3'}, progress => {});    // every position, by distance
 //   const trace = await solver.trace({board, algorithm, heuristic, max_steps}); // a search, step by step (the worker
 //                                          sends it as JSON text, parsed here: far cheaper than a converted object)
-//   split, subtree (a long request) and join: parallel IDA* over a pool of solvers (pool.js, api.split)
+//   poolStart, subtree (long requests) and poolNext: parallel IDA* over a pool of solvers (pool.js, api.pool_start)
 //   const report = await solver.checkHeuristic({board, heuristic: 'yours'}, progress => {}); // your heuristic, checked
 //
 // One long request (solve, explore or trace) runs at a time; check and describe may run beside it. Cancel is cooperative
@@ -155,20 +155,22 @@ export class Solver {
     return this.#long('trace', request, onProgress).then(answer => (typeof answer === 'string' ? JSON.parse(answer) : answer));
   }
 
-  /** Split an IDA* search for a pool of workers (api.split): {ok, subtrees, f, bound, parity, ...}, or an answer; a
-   * long request (a token puzzle's goal may take seconds to prove reachable), cancelled by cancel(). */
-  split(request, onProgress = () => {}) {
-    return this.#long('split', request, onProgress);
+  /** Start an IDA* search split over a pool of workers (api.pool_start): {ok, subtrees, events, round}, or {ok,
+   * events, answer}; a long request (a token puzzle's goal may take seconds to prove reachable), cancelled by
+   * cancel(). */
+  poolStart(request, onProgress = () => {}) {
+    return this.#long('pool_start', request, onProgress);
   }
 
-  /** Search one subtree of a split with a bound (api.subtree_steps): the long request, cancelled by cancel(). */
+  /** Search subtrees of a pooled search with a bound (api.subtree_steps): the long request, cancelled by cancel(). */
   subtree(request, onProgress = () => {}) {
     return this.#long('subtree', request, onProgress);
   }
 
-  /** The solve answer of a parallel search from the path found (api.join), checked by replaying it. */
-  join(request, result) {
-    return this.#call('join', request, undefined, { more: [result] });
+  /** A round's answers to the pooled search this solver started (api.pool_next): {ok, events, round} or {ok, events,
+   * answer}, the answer's path checked by replaying it. */
+  poolNext(request, results) {
+    return this.#call('pool_next', request, undefined, { more: [results] });
   }
 
   check(request) {

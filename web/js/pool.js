@@ -1,8 +1,10 @@
 // A pool of solver workers: one IDA* search split over several Python runtimes, one per core, as the command line's
-// `--workers` splits it over processes (search/parallel_idastar.py). The page's own solver splits the start into
-// subtrees (api.split; every worker splits the same way), each iteration hands the subtrees that fit its bound to
-// the workers from one queue, largest first, the first solution found stops the others (it is a shortest one), and
-// the page's solver turns the path into the answer, checked by replaying it (api.join).
+// `--workers` splits it over processes, driven by the same Python generator (search/parallel_idastar.py's
+// iterations, run in the page's own solver: api.pool_start, api.pool_next). Each round the driver names the subtrees
+// that fit the bound, largest first; this hands them to the workers from one queue (every worker splits the search
+// the same way, and small subtrees travel in groups), the first solution found stops the others (it is a shortest
+// one), and the round's answers go back to the driver, which answers the next round, its iteration's event, or the
+// answer, checked by replaying it.
 //
 //   const pool = new SolverPool(solver, tables, { onChange });   // solver: the page's Solver; tables: its TableLoader
 //   pool.size = 2;                      // workers in all, the page's solver included (1: no pool)
@@ -21,7 +23,6 @@
 
 import { Solver, failure } from './bridge.js';
 
-const SUBTREES_PER_WORKER = 16;
 const GROUP_NODES = 5000;  // subtrees that took fewer nodes together in the last iteration travel in one request
 const START_AFTER_MS = 1000;
 export const MAX_WORKERS = 16;
@@ -159,31 +160,35 @@ export class SolverPool {
     return Promise.all(running.joining.values());
   }
 
+  // The search's rounds come from the page's solver (api.pool_start, api.pool_next: the driver the command line's
+  // processes run too); this hands each round's subtrees out and carries their answers back.
   async #parallel(request, running, onProgress) {
     const started = performance.now();
     const enlisted = this.#enlist(running, request);  // while the page's solver splits
-    const base = { ...request, subtrees: SUBTREES_PER_WORKER * this.#size };
-    const split = await this.solver.split(base, onProgress);  // a token puzzle's goal is proved reachable first
-    if (!split.ok || 'length' in split) return split;
-    await enlisted;
-    if (running.cancelled) return failure('cancelled', 'the search was cancelled');
-    const { f } = split;
-    const last = f.map(() => 0);  // each subtree's nodes in the last iteration
-    const stats = { expanded: split.expanded, generated: split.generated, iterations: [] };
+    const base = { ...request, pool: this.#size };
+    let step = await this.solver.poolStart(base, onProgress);  // a token puzzle's goal is proved reachable first
+    if (step.ok && !step.answer) await enlisted;
     const { members } = running;
+    const last = [];  // each subtree's nodes in the last iteration it was searched (for grouping)
+    let counted = 0;  // nodes of the subtrees searched so far (the progress line's)
     let replaced = 0;
-    let bound = split.bound;
-    const report = () => {
-      const elapsed = (performance.now() - started) / 1000;
-      const expanded = stats.expanded + members.reduce((sum, m) => sum + m.live, 0);
-      onProgress({
-        type: 'progress', expanded, generated: stats.generated, stored: bound + 1, bound,
-        elapsed_s: elapsed, nodes_per_s: Math.round(expanded / Math.max(elapsed, 1e-9)),
-        workers: members.map(m => m.expanded + m.live),
-      });
-      this.onChange();
-    };
     for (;;) {
+      if (running.cancelled) return failure('cancelled', 'the search was cancelled');
+      if (!step.ok) return step;
+      for (const event of step.events) onProgress(event);  // each iteration's bound and nodes, as they end
+      if (step.answer) return step.answer;
+      const { bound, todo, sizes } = step.round;
+      todo.forEach((index, k) => { last[index] = sizes[k]; });
+      const report = () => {
+        const elapsed = (performance.now() - started) / 1000;
+        const expanded = counted + members.reduce((sum, m) => sum + m.live, 0);
+        onProgress({
+          type: 'progress', expanded, stored: bound + 1, bound,
+          elapsed_s: elapsed, nodes_per_s: Math.round(expanded / Math.max(elapsed, 1e-9)),
+          workers: members.map(m => m.expanded + m.live),
+        });
+        this.onChange();
+      };
       this.#enlist(running, request);  // workers that became ready since (the size was raised) join when they can
       for (const worker of running.prepared.splice(0)) {
         if (!this.#inPool(worker) || worker.status !== 'ready') continue;
@@ -191,15 +196,14 @@ export class SolverPool {
         if (member) member.out = false;
         else members.push({ worker, expanded: 0, live: 0, out: false });
       }
-      let over = Math.min(...f.filter(v => v > bound), Infinity);
-      const queue = f.map((v, i) => i).filter(i => f[i] <= bound).sort((a, b) => last[b] - last[a]);
+      const queue = [...todo];
       const active = m => !m.out && this.#inPool(m.worker);  // out: died, not back yet
       const cap = Math.ceil(queue.length / (2 * members.filter(active).length));  // two groups each at least
-      const solutions = [];
+      const searched = [];
+      let found = false;
       const redone = new Set();  // subtrees given back by a worker that died: a second death is a failure
       let failed = null;
-      const before = stats.expanded;
-      const done = () => running.cancelled || failed || (solutions.length && !request.all_solutions);
+      const done = () => running.cancelled || failed || (found && !request.all_solutions);
       const work = async member => {
         const { worker } = member;
         while (queue.length && !done() && active(member)) {
@@ -212,14 +216,12 @@ export class SolverPool {
           });
           member.live = 0;
           if (answer.ok) {
-            stats.expanded += answer.expanded;
-            stats.generated += answer.generated;
+            searched.push(answer);
+            counted += answer.expanded;
             member.expanded += answer.expanded;
-            answer.sizes.forEach((size, i) => { last[group[i]] = size; });
-            if (answer.over !== null) over = Math.min(over, answer.over);
-            solutions.push(...answer.solutions);
-            if (solutions.length && !request.all_solutions) {
-              members.filter(m => m !== member).forEach(m => m.worker.cancel());
+            if (answer.solutions.length) {
+              found = true;
+              if (!request.all_solutions) members.filter(m => m !== member).forEach(m => m.worker.cancel());
             }
           } else if (answer.error.code === 'cancelled' && done()) {
             return;  // stopped because another worker found the goal, or the user cancelled
@@ -246,18 +248,9 @@ export class SolverPool {
       } while (queue.length && !done());
       if (running.cancelled) return failure('cancelled', 'the search was cancelled');
       if (failed) return failed;
-      stats.iterations.push({ bound, expanded: stats.expanded - before });
-      if (solutions.length) {
-        stats.elapsed_s = (performance.now() - started) / 1000;
-        return this.solver.join(request, {
-          moves: solutions[0], solutions, stats,
-          parallel: {
-            workers: members.map(m => ({ expanded: m.expanded })), subtrees: f.length, workers_replaced: replaced,
-          },
-        });
-      }
-      if (over === Infinity) return failure('unsolvable', 'no sequence of moves leads from the start to the goal');
-      bound = split.parity === null || (over - split.parity) % 2 === 0 ? over : over + 1;
+      step = await this.solver.poolNext(base, {
+        searched, workers: members.map(m => ({ expanded: m.expanded })), workers_replaced: replaced,
+      });
       report();
     }
   }

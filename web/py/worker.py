@@ -83,10 +83,10 @@ async def trace(request):
     return json.dumps(await _drive(api.trace_steps(_py(request))), separators=(",", ":"))
 
 
-async def split(request):
-    # parallel IDA* over the page's pool of workers (web/js/pool.js): the split (long: a token puzzle's goal is
-    # proved reachable first), each subtree, the answer
-    return _js(await _drive(api.split_steps(_py(request))))
+async def pool_start(request):
+    # parallel IDA* over the page's pool of workers (web/js/pool.js): the start (long: a token puzzle's goal is
+    # proved reachable first), each group of subtrees, each round's answers
+    return _js(await _drive(api.pool_start_steps(_py(request))))
 
 
 async def subtree(request):
@@ -97,8 +97,8 @@ async def check_heuristic(request):
     return _js(await _drive(api.check_heuristic_steps(_py(request))))
 
 
-def join(request, result):
-    return _js(api.join(_py(request), _py(result)))
+def pool_next(request, results):
+    return _js(api.pool_next(_py(request), _py(results)))
 
 
 def check(request):
@@ -124,4 +124,4 @@ def cancel():
 
 
 __export__ = ["solve", "explore", "trace", "check", "describe", "pattern_databases", "install_pattern_database",
-              "cancel", "split", "subtree", "join", "check_heuristic"]
+              "cancel", "pool_start", "subtree", "pool_next", "check_heuristic"]

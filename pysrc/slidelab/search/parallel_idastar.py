@@ -7,7 +7,8 @@ idle worker, largest first by their size in the last iteration, so that one big 
 idle at the end. A worker searches its subtree with the same kernel as a serial search (idastar with `walk`, the
 positions it came by, and `only`, the one contour of bound - g). The first solution an iteration finds is a shortest
 one, and every worker is stopped; otherwise the next bound is the least f over the bound anywhere. With all
-solutions, the iteration that finds one collects every worker's.
+solutions, the iteration that finds one collects every worker's. One driver, `iterations`, runs these rounds for
+whoever searches the subtrees: the processes here, and the page's pool of workers (pooled.py).
 
 Workers are forked processes (Python threads would share one interpreter lock), the pool of workers.py: the puzzle
 and its tables are shared copy-on-write, never copied or rebuilt. A worker that dies is replaced and its subtree
@@ -20,6 +21,7 @@ limit, an error) terminates every worker.
 from __future__ import annotations
 
 from collections import deque
+from typing import NamedTuple
 
 from ..errors import Unsolvable
 from ..puzzles import with_start
@@ -65,6 +67,83 @@ def split(puzzle, wanted, distinct=True):
     return [], [(g, state, walk, moves) for state, walk, moves in level], expanded, generated
 
 
+class Round(NamedTuple):
+    """One iteration's work, as the driver asks for it: search the subtrees `todo` (indices into the frontier,
+    largest first by `sizes`, their nodes in the last iteration they were searched) with `bound`."""
+
+    bound: int
+    todo: list
+    sizes: list
+
+
+class Searched(NamedTuple):
+    """What searching some subtrees of a round gave: `sizes` {index: nodes expanded} (empty for subtrees stopped
+    unfinished, whose nodes still count), `solutions` (paths from the start), `over` (the least f over the bound,
+    from the start; INF: nothing was cut off), and the nodes expanded and generated."""
+
+    sizes: dict
+    solutions: list
+    over: float
+    expanded: int
+    generated: int
+
+
+def iterations(puzzle, heuristic, frontier, stats):
+    """The driver of parallel IDA*, whoever searches the subtrees (forked processes here, the page's pool of workers
+    through api.pool_start and api.pool_next): a generator that yields a Round and is sent the list of Searched it
+    gave, then yields that iteration's event ({"type": "iteration", "bound", "expanded"}, recorded in stats), and so
+    on. Every iteration has one bound for all; the next is the least f over it anywhere (a step of two where every
+    solution has one parity). Returns the solutions of the first iteration that finds any (each a shortest one);
+    raises Unsolvable when nothing is left over the bound."""
+    f_of = [g + heuristic(state) for g, state, _, _ in frontier]
+    size_of = [0] * len(frontier)  # each subtree's nodes in the last iteration it was searched
+    parity = puzzle.solution_parity()
+    bound = next_bound(heuristic(puzzle.start), parity)
+    while True:
+        todo = sorted((i for i, f in enumerate(f_of) if f <= bound), key=lambda i: -size_of[i])
+        over = min((f for f in f_of if f > bound), default=INF)
+        searched = (yield Round(bound, todo, [size_of[i] for i in todo])) if todo else []  # none fits: no round
+        solutions, expanded = [], 0
+        for part in searched:
+            for index, size in part.sizes.items():
+                size_of[index] = size
+            solutions += part.solutions
+            over = min(over, part.over)
+            expanded += part.expanded
+            stats.generated += part.generated
+        stats.expanded += expanded
+        stats.stored = max(stats.stored, bound + 1)
+        stats.iterations.append({"bound": bound, "expanded": expanded})
+        yield {"type": "iteration", "bound": bound, "expanded": expanded}
+        if solutions:
+            return solutions
+        bound = next_bound(over, parity)
+        if bound == INF:
+            raise Unsolvable(NO_PATH)
+
+
+def search_subtrees(puzzle, heuristic, frontier, indices, bound, all_solutions):
+    """Search generator: the subtrees `indices` of the frontier in turn with `bound`, each with the serial search's
+    kernel (idastar with `walk`, the positions it came by, and `only`, the one contour of bound - g); stops at the
+    first solution unless all are asked for. Returns their Searched."""
+    from .idastar import idastar
+
+    sizes, solutions, over, expanded, generated = {}, [], INF, 0, 0
+    for index in indices:
+        g, state, walk, prefix = frontier[index]
+        result = yield from idastar(with_start(puzzle, state), heuristic, Limits(), all_solutions, walk=walk,
+                                    only=bound - g)
+        found = result.solutions or ([result.moves] if result.moves is not None else [])
+        solutions += [prefix + moves for moves in found]
+        over = min(over, g + result.extra["over"])
+        sizes[index] = result.stats.expanded
+        expanded += result.stats.expanded
+        generated += result.stats.generated
+        if found and not all_solutions:
+            break
+    return Searched(sizes, solutions, over, expanded, generated)
+
+
 def parallel_idastar(puzzle, heuristic, limits, all_solutions=False, workers=2):
     """Search generator: IDA* over `workers` processes; returns a SearchResult like `idastar`'s, whose statistics
     add up every worker's nodes, and whose extra "parallel" lists them per worker ("workers": [{"expanded"}, ...]),
@@ -82,40 +161,29 @@ def parallel_idastar(puzzle, heuristic, limits, all_solutions=False, workers=2):
         meter.finish()
         stats.stored = len(goals[0]) + 1
         return SearchResult(goals[0], True, stats, goals if all_solutions else None, unsplit)
-    f_of = [g + heuristic(state) for g, state, _, _ in frontier]
-    size_of = [0] * len(frontier)  # each subtree's nodes in the last iteration it was searched
-    parity = puzzle.solution_parity()
-    bound = next_bound(heuristic(puzzle.start), parity)
     pool = _Subtrees(ForkedPool(workers, _work, (puzzle, heuristic, frontier, all_solutions)))
+    driver = iterations(puzzle, heuristic, frontier, stats)
     try:
+        step = next(driver)
         while True:
-            todo = sorted((i for i, f in enumerate(f_of) if f <= bound), key=lambda i: -size_of[i])
-            over = min((f for f in f_of if f > bound), default=INF)
-            before = stats.expanded
-            solutions = []
-            for done in pool.iteration(todo, bound, stop_at_first=not all_solutions):
+            if isinstance(step, dict):  # an iteration's event
+                yield step
+                step = next(driver)
+                continue
+            searched = []
+            for done in pool.iteration(step.todo, step.bound, stop_at_first=not all_solutions):
                 if done is None:  # a tick: the limits, and progress when due
-                    live = stats.expanded + pool.live_nodes()
+                    live = stats.expanded + sum(part.expanded for part in searched) + pool.live_nodes()
                     if meter.due(live):
-                        yield meter.progress(stored=bound + 1, bound=bound, workers=pool.nodes_per_worker())
+                        yield meter.progress(stored=step.bound + 1, bound=step.bound,
+                                             workers=pool.nodes_per_worker())
                     continue
-                index, found, sub_over, expanded, generated = done
-                stats.expanded += expanded
-                stats.generated += generated
-                size_of[index] = expanded
-                solutions += [frontier[index][3] + moves for moves in found]
-                over = min(over, frontier[index][0] + sub_over)
-            stats.expanded += pool.live_nodes()  # subtrees stopped unfinished, as far as they last reported
-            stats.generated += pool.live_generated()
-            expanded = stats.expanded - before
-            stats.stored = max(stats.stored, bound + 1)
-            stats.iterations.append({"bound": bound, "expanded": expanded})
-            yield {"type": "iteration", "bound": bound, "expanded": expanded}
-            if solutions:
-                break
-            bound = next_bound(over, parity)
-            if bound == INF:
-                raise Unsolvable(NO_PATH)
+                searched.append(done)
+            # subtrees stopped unfinished, as far as they last reported
+            searched.append(Searched({}, [], INF, pool.live_nodes(), pool.live_generated()))
+            step = driver.send(searched)
+    except StopIteration as stop:
+        solutions = stop.value
         extra = {"workers": [{"expanded": n} for n in pool.nodes_per_worker()], "subtrees": len(frontier),
                  "workers_replaced": pool.pool.replaced}
         memory = pool.pool.memory_bytes()
@@ -135,8 +203,8 @@ class _Subtrees:
         self.live: dict = {}  # worker -> (expanded, generated) so far in its subtree, as it last reported them
 
     def iteration(self, todo, bound, stop_at_first):
-        """Search the subtrees `todo` with `bound`; yields each finished one as (index, solutions, over, expanded,
-        generated), and None now and then while it waits. Stops early after a solution when `stop_at_first`."""
+        """Search the subtrees `todo` with `bound`; yields each finished one's Searched, and None now and then while
+        it waits. Stops early after a solution when `stop_at_first`."""
         self.live = {}
         for event in self.pool.feed(deque(todo), lambda index: (index, bound), POLL_S):
             if event is None:
@@ -152,12 +220,12 @@ class _Subtrees:
                 continue
             if message[0] == "error":  # an exception in the worker: the search's own, raised here
                 raise message[2]
-            _, index, found, over, expanded, generated = message
+            _, searched = message
             self.pool.finish(worker)
             self.live.pop(worker, None)
-            worker.nodes += expanded
-            yield index, found, over, expanded, generated
-            if found and stop_at_first:
+            worker.nodes += searched.expanded
+            yield searched
+            if searched.solutions and stop_at_first:
                 return
             yield None
 
@@ -173,25 +241,20 @@ class _Subtrees:
 
 def _work(conn, puzzle, heuristic, frontier, all_solutions):
     """A worker: search the subtrees the driver sends, (index, bound), until the pipe closes."""
-    from .idastar import idastar
-
     while True:
         try:
             index, bound = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            g, state, walk, _ = frontier[index]
-            search = idastar(with_start(puzzle, state), heuristic, Limits(), all_solutions, walk=walk, only=bound - g)
+            search = search_subtrees(puzzle, heuristic, frontier, [index], bound, all_solutions)
             try:
                 while True:
                     event = next(search)
                     if event["type"] == "progress":
                         conn.send(("progress", event["expanded"], event["generated"]))
             except StopIteration as stop:
-                result = stop.value
-            found = result.solutions or ([result.moves] if result.moves is not None else [])
-            message = ("done", index, found, result.extra["over"], result.stats.expanded, result.stats.generated)
+                message = ("done", stop.value)
         except Exception as e:  # told, not died of: a death would have its subtree searched again, in vain
             message = ("error", index, portable(e))
         try:

@@ -1,0 +1,66 @@
+"""Parallel IDA* across runtimes that share no memory: the page's pool of solver workers (web/js/pool.js).
+
+Every runtime splits the search the same way (parallel_idastar.split is deterministic and quick) and keeps the split
+of the request it last saw, since a pool worker searches many subtrees of one split. The page's own solver also drives
+the search: it runs `iterations`, the generator that drives the command line's processes, one round at a time
+between two of the page's requests (api.pool_start, api.pool_next), while pool.js only carries each round's subtrees
+to the workers and their answers back. So both ways of searching in parallel have the same rounds, events and counts.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .control import SearchResult, Stats
+from .parallel_idastar import Round, iterations, split
+
+_LAST: dict = {}  # the split last made in this runtime, by its request's key
+
+
+class PooledSearch:
+    """One split search: `frontier` (None when the split met the goal: then `goals` holds every path to it), and,
+    once started, the driver between its rounds and the run's `stats`."""
+
+    def __init__(self, puzzle, heuristic, wanted: int, all_solutions: bool):
+        self.puzzle, self.heuristic, self.all_solutions = puzzle, heuristic, all_solutions
+        self.goals, self.frontier, *self.split_nodes = split(puzzle, wanted, not all_solutions)
+        self.stats = Stats(*self.split_nodes)
+        self.started = time.perf_counter()
+        self._driver = None
+
+    def start(self, started: float | None = None):
+        """(events, the first Round): a new run of the search (the split's nodes counted again), timed from
+        `started` (a time.perf_counter() value; by default now)."""
+        self.stats = Stats(*self.split_nodes)
+        self.started = time.perf_counter() if started is None else started
+        driver = self._driver = iterations(self.puzzle, self.heuristic, self.frontier, self.stats)
+        return self._advance(next(driver))
+
+    def advance(self, searched: list):
+        """The round's Searched in; out (events, the next Round), or (events, the SearchResult) once one is found.
+        Raises Unsolvable as the driver does."""
+        if self._driver is None:
+            raise RuntimeError("the pooled search was not started")
+        return self._advance(self._driver.send(searched))
+
+    def _advance(self, step):
+        events, driver = [], self._driver
+        assert driver is not None
+        try:
+            while not isinstance(step, Round):
+                events.append(step)
+                step = next(driver)
+        except StopIteration as stop:
+            self._driver = None
+            self.stats.elapsed_s = time.perf_counter() - self.started
+            solutions = stop.value
+            return events, SearchResult(solutions[0], True, self.stats, solutions if self.all_solutions else None)
+        return events, step
+
+
+def pooled_search(key: str, make) -> PooledSearch:
+    """The split of the request `key` (made by `make()` unless it is the one this runtime last made)."""
+    if key not in _LAST:
+        _LAST.clear()
+        _LAST[key] = make()
+    return _LAST[key]
