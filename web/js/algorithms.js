@@ -11,7 +11,7 @@
 // same things for a reader who has not met the algorithms before, and the catalogue's own description is used for
 // anything not listed here.
 
-const DEFAULTS = { algorithms: 'idastar', heuristics: 'auto' };  // every puzzle kind has these
+export const DEFAULTS = { algorithms: 'idastar', heuristics: 'auto' };  // every puzzle kind has these
 
 const ALGORITHM_NOTES = {
   bfs: 'Breadth-first search looks at every position 1 move away, then 2, then 3… so the first time it meets the goal '
@@ -120,6 +120,19 @@ export class MethodPicker {
    * by default); before the catalogue is known any name passes: names are checked when it arrives. */
   offers(kind, name, puzzle = this.#puzzle) {
     return !this.#catalogue || this.#items(kind, puzzle).some(item => item.name === name);
+  }
+
+  /** The pair with each name the puzzle kind does not offer replaced by its default: {algorithm, heuristic,
+   * dropped: what was replaced, as "the algorithm 'x'"}. */
+  offered(algorithm, heuristic) {
+    const dropped = [];
+    const keep = (kind, name, what) => {
+      if (this.offers(kind, name)) return name;
+      dropped.push(`the ${what} '${name}'`);
+      return DEFAULTS[kind];
+    };
+    return { algorithm: keep('algorithms', algorithm, 'algorithm'), heuristic: keep('heuristics', heuristic, 'heuristic'),
+      dropped };
   }
 
   /** A short name for a pair, e.g. 'IDA* · Manhattan distance' (the heuristic left out when none is used). */

@@ -37,3 +37,35 @@ export const FAMOUS = [
       + 'browser, the hardest in minutes',
   })),
 ];
+
+/** The famous positions' select and the note under it: `onOpen(entry)` puts the chosen one on the board, then the
+ * note says where it comes from and the select shows it (so its arrow keys step through the list); clear() when
+ * another position is set. */
+export class FamousPicker {
+  constructor({ select, note }, { onOpen }) {
+    Object.assign(this, { select, note });
+    const groups = new Map();
+    FAMOUS.forEach((entry, index) => {
+      if (!groups.has(entry.group)) {
+        groups.set(entry.group, document.createElement('optgroup'));
+        groups.get(entry.group).label = entry.group;
+        select.append(groups.get(entry.group));
+      }
+      groups.get(entry.group).append(new Option(entry.title, String(index)));
+    });
+    select.addEventListener('change', () => {
+      const index = select.value;
+      const entry = FAMOUS[Number(index)];
+      if (!entry) return;
+      onOpen(entry);
+      select.value = index;
+      note.textContent = `${entry.title}: ${entry.length} moves at the fewest. Source: ${entry.source}.`;
+      note.hidden = false;
+    });
+  }
+
+  clear() {
+    this.note.hidden = true;
+    this.select.value = '';
+  }
+}

@@ -173,3 +173,46 @@ export function formatFragment({ puzzle, board, goal = null, algorithm = null, h
   if (code && heuristic === 'yours' && code.length <= MAX_CODE) parts.push(`code=${encodeURIComponent(code)}`);
   return `#${parts.join('&')}`;
 }
+
+/** The page's share link: the fragment rewritten as the page changes (replaceState: Back is not filled with every
+ * move), the link field and its Copy button, and a fragment changed by hand (or by Back) opened with `open(hash)`;
+ * `current()` gives formatFragment's fields of what the page shows. */
+export class PageLink {
+  #written = '';  // the fragment this page last wrote
+
+  constructor({ field, copy, copied }, { current, open }) {
+    Object.assign(this, { field, copied, current });
+    copy.addEventListener('click', () => this.copy());
+    window.addEventListener('hashchange', () => {
+      if (location.hash !== this.#written) open(location.hash);
+    });
+  }
+
+  write() {
+    this.#written = formatFragment(this.current());
+    history.replaceState(null, '', this.#written);
+    this.field.value = location.href;
+    this.copied.textContent = '';
+  }
+
+  async copy() {
+    this.write();
+    try {
+      await navigator.clipboard.writeText(location.href);
+      this.copied.textContent = 'Link copied.';
+    } catch {
+      this.field.select();
+      this.copied.textContent = 'Select the link above and copy it.';
+    }
+  }
+
+  /** The link in a fragment: {link} (null for none), or {problem} when it is malformed (a LinkError's message). */
+  static read(hash) {
+    try {
+      return { link: parseFragment(hash) };
+    } catch (error) {
+      if (!(error instanceof LinkError)) throw error;
+      return { link: null, problem: error.message };
+    }
+  }
+}

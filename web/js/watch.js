@@ -57,6 +57,7 @@ const methodName = (algorithm, heuristic) => (catalogue.informed.has(algorithm)
 
 export class Watch {
   #model = null;
+  #pending = null;  // a link's trace step, traced once the solver is ready (startPending)
   #playing = false;
   #frame = 0;
   #last = 0;
@@ -197,9 +198,21 @@ export class Watch {
     return this.#running;
   }
 
-  /** The unit shown, for the share link (null without a trace). */
+  /** The unit shown, for the share link (a link's step still to trace; null without a trace). */
   get unit() {
-    return this.#model ? this.#model.unit : null;
+    return this.#model ? this.#model.unit : this.#pending;
+  }
+
+  /** A link's trace step (or null), traced by startPending once the solver is ready. */
+  set pending(unit) {
+    this.#pending = unit;
+  }
+
+  /** Trace the pending step of a link, if there is one: whether it is shown. */
+  async startPending() {
+    const unit = this.#pending;
+    this.#pending = null;
+    return unit !== null && this.start({ unit });
   }
 
   /** The board the trace starts from (null without a trace). */
@@ -276,7 +289,7 @@ export class Watch {
     this.#controls();
     this.onBusy();
     let answer;
-    let tablesFailed = null;
+    let tablesFailed;
     try {
       tablesFailed = await this.#loadTables(request);
       if (tablesFailed && request.heuristic === 'pdb') request.heuristic = 'auto';  // as Solve does without them

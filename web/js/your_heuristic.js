@@ -52,7 +52,6 @@ export class YourHeuristic {
   #family = 'sliding';
   #editor = null;      // a CodeMirror EditorView, or null while it loads (or if it cannot: the textarea stays)
   #running = false;
-  #report = null;
 
   constructor(element, { solver, request, onBoard = () => {}, onUse = () => {}, onCompare = () => {},
     onBusy = () => {}, onChange = () => {} }) {
@@ -179,7 +178,6 @@ export class YourHeuristic {
       this.#say(answer.error.code === 'cancelled' ? 'The check was stopped.' : answer.error.message, 'error');
       return;
     }
-    this.#report = answer;
     this.#say(`Checked ${formatCount(answer.positions)} positions in ${formatSeconds((performance.now() - started)
       / 1000)}${answer.complete ? ': every position that can reach the goal.' : ' (a sample: no proof).'}`);
     this.#showReport(answer);
