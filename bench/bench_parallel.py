@@ -38,6 +38,7 @@ from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
 from slidelab.search.contour import INF, next_bound  # noqa: E402
 from slidelab.search.control import Limits  # noqa: E402
 from slidelab.search.idastar import idastar  # noqa: E402
+from slidelab.search import parallel_idastar  # noqa: E402
 from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, _Subtrees, split  # noqa: E402
 
 GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
@@ -73,12 +74,12 @@ def iteration_sizes(board: str, length: int, workers: int) -> tuple[list[int], l
     while bound < length:
         sizes = {}
         over = min((f for f in f_of if f > bound), default=INF)
-        for index, (g, state, walk, _) in enumerate(frontier):
+        for index, (g, state, came_by, _) in enumerate(frontier):
             if f_of[index] > bound:
                 continue
             sub = copy.copy(puzzle)
             sub.start = state
-            search = idastar(sub, heuristic, Limits(), walk=walk, only=bound - g)
+            search = idastar(sub, heuristic, Limits(), came_by=came_by, one_contour=bound - g)
             try:
                 while True:
                     next(search)
@@ -117,16 +118,33 @@ def balance(per_iteration: list[list[int]]) -> tuple[float, float]:
     return speedup, speedup / len(per_iteration[0])
 
 
-def record_iterations(log: list[list[int]]) -> None:
-    """Make the parallel search's pool append every worker's nodes so far to `log` as each iteration ends (one list
-    call per iteration: nothing a timing can see)."""
+def record_iterations(log: list[list[int]], workers: int) -> None:
+    """Make the parallel search append every worker's nodes so far to `log` as each iteration ends (also one that
+    searched no subtree: none fitted its bound), a list copied per iteration: nothing a timing can see."""
+    latest: list[int] = []
     search = _Subtrees.iteration
 
     def iteration(self, todo, bound, stop_at_first):
         yield from search(self, todo, bound, stop_at_first)
-        log.append(self.nodes_per_worker())
+        latest[:] = self.nodes_per_worker()
+
+    drive = parallel_idastar.iterations
+
+    def iterations(*args):
+        latest.clear()
+        inner = drive(*args)
+        step = next(inner)
+        while True:
+            if isinstance(step, dict):  # the iteration's event: it has ended
+                log.append(list(latest) or [0] * workers)
+            sent = yield step
+            try:
+                step = inner.send(sent)
+            except StopIteration as stop:
+                return stop.value
 
     _Subtrees.iteration = iteration
+    parallel_idastar.iterations = iterations
 
 
 def main() -> None:
@@ -137,7 +155,7 @@ def main() -> None:
     args = parser.parse_args()
     api.solve({"board": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", "heuristic": "pdb"})  # load the tables
     pool_log: list[list[int]] = []
-    record_iterations(pool_log)
+    record_iterations(pool_log, args.workers)
     for number in args.korf:
         board, length = korf(number)
         request = {"board": board, "goal": GOAL, "heuristic": "pdb"}

@@ -25,19 +25,19 @@ def next_bound(over, parity):
     return over
 
 
-def deepen(contour, start_h, parity, meter, solutions, all_solutions=False, at_goal=False, only=None):
+def deepen(contour, start_h, parity, meter, solutions, all_solutions=False, at_goal=False, one_contour=None):
     """Run `contour` with rising bounds from h(start) until one finds a solution (a generator, for `yield from`).
 
     Each finished contour is recorded in the statistics (`iterations`, and `stored`: the path is at most bound + 1
     positions) and reported as {"type": "iteration", "bound", "expanded"}. Returns a SearchResult with the first
     solution (every one found when `all_solutions`); raises Unsolvable when a contour cut nothing off.
-    With `only`, runs the one contour of that bound (a subtree of a parallel search, parallel_idastar.py) and returns
-    a SearchResult whose moves are None when it found no solution and whose extra "over" is the least f that
-    exceeded the bound (INF: nothing was cut off).
+    With `one_contour`, a bound, runs the one contour of that bound (a subtree of a parallel search,
+    parallel_idastar.py) and returns a SearchResult whose moves are None when it found no solution and whose extra
+    "over" is the least f that exceeded the bound (INF: nothing was cut off).
     """
     stats = meter.stats
-    if only is not None:
-        over = yield from contour(only)
+    if one_contour is not None:
+        over = yield from contour(one_contour)
         meter.finish()
         return SearchResult(list(solutions[0]) if solutions else None, True, stats,
                             solutions if all_solutions else None, {"over": over})

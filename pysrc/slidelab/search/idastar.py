@@ -15,24 +15,24 @@ from .contour import INF, deepen
 from .control import CHECK_EVERY, Meter
 
 
-def idastar(puzzle, heuristic, limits, all_solutions=False, record=None, walk=(), only=None):
-    """Search generator for IDA*; returns a SearchResult with optimal moves (and all optimal ones if asked). `walk`
-    (the positions a parallel search came by to this start, its parent last: not searched again) and `only` (run
+def idastar(puzzle, heuristic, limits, all_solutions=False, record=None, came_by=(), one_contour=None):
+    """Search generator for IDA*; returns a SearchResult with optimal moves (and all optimal ones if asked). `came_by`
+    (the positions a parallel search came by to this start, its parent last: not searched again) and `one_contour` (run
     just the contour of that bound) search one subtree of a parallel search (parallel_idastar.py)."""
     kernel = heuristic.kernel if puzzle.kind == "sliding" and record is None else None
     if kernel == "tile_table":
         from .tile_table_idastar import tile_table_idastar
-        return tile_table_idastar(puzzle, heuristic, limits, all_solutions, walk, only)
+        return tile_table_idastar(puzzle, heuristic, limits, all_solutions, came_by, one_contour)
     if kernel == "pdb":
         from .pdb_idastar import pdb_idastar
-        return pdb_idastar(puzzle, heuristic, limits, all_solutions, walk, only)
+        return pdb_idastar(puzzle, heuristic, limits, all_solutions, came_by, one_contour)
     if kernel == "tracker":
         from .incremental_idastar import incremental_idastar
-        return incremental_idastar(puzzle, heuristic, limits, all_solutions, walk, only)
-    return generic_idastar(puzzle, heuristic, limits, all_solutions, record, walk, only)
+        return incremental_idastar(puzzle, heuristic, limits, all_solutions, came_by, one_contour)
+    return generic_idastar(puzzle, heuristic, limits, all_solutions, record, came_by, one_contour)
 
 
-def generic_idastar(puzzle, heuristic, limits, all_solutions=False, record=None, walk=(), only=None):
+def generic_idastar(puzzle, heuristic, limits, all_solutions=False, record=None, came_by=(), one_contour=None):
     """Search generator: IDA* over the puzzle interface with any h(state); returns a SearchResult. A `record`
     (trace.Recorder) is told every step: each contour starts from a new root, and every child is a new node."""
     meter = Meter(limits)
@@ -49,7 +49,7 @@ def generic_idastar(puzzle, heuristic, limits, all_solutions=False, record=None,
         over = INF
         # stack of (state, parent state, iterator over its moves, moves to skip); path holds the moves taken
         path = []
-        stack = [(start, walk[-1] if walk else None, iter(moves_of(start)), no_skip)]
+        stack = [(start, came_by[-1] if came_by else None, iter(moves_of(start)), no_skip)]
         stats.expanded += 1
         if record is not None:
             record.iteration(bound)
@@ -93,4 +93,4 @@ def generic_idastar(puzzle, heuristic, limits, all_solutions=False, record=None,
         return over
 
     return (yield from deepen(contour, heuristic(start), puzzle.solution_parity(), meter, solutions, all_solutions,
-                              goal_test(start), only))
+                              goal_test(start), one_contour))

@@ -10,9 +10,9 @@ from .contour import INF, deepen
 from .control import CHECK_EVERY, Meter
 
 
-def incremental_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=None):
-    """Search generator: IDA* with a heuristic that has `tracker(state)`; returns a SearchResult. `walk` and `only`
-    serve parallel searches (see tile_table_idastar)."""
+def incremental_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_contour=None):
+    """Search generator: IDA* with a heuristic that has `tracker(state)`; returns a SearchResult. `came_by` and
+    `one_contour` serve parallel searches (see tile_table_idastar)."""
     meter = Meter(limits)
     stats = meter.stats
     size = puzzle.size
@@ -31,7 +31,7 @@ def incremental_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(),
         cap = bound + 2
         blanks, moved, ci = [0] * cap, [0] * cap, [0] * cap
         cands = [()] * cap
-        blanks[0], cands[0] = b0, excl[b0][walk[-1].index(0) if walk else size]
+        blanks[0], cands[0] = b0, excl[b0][came_by[-1].index(0) if came_by else size]
         depth = 0
         over = INF
         expanded = stats.expanded
@@ -86,4 +86,4 @@ def incremental_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(),
         return over
 
     return (yield from deepen(contour, h0, puzzle.solution_parity(), meter, solutions, all_solutions, board == goal,
-                              only))
+                              one_contour))

@@ -1,14 +1,14 @@
 """Parallel IDA*: one search split over worker processes (`--workers N`).
 
-The start is expanded breadth first, never undoing the last move, into a frontier of subtrees, SUBTREES_PER_WORKER
-for each worker (a goal met on the way is a shortest solution: every path of that length was generated). Every
-iteration has one bound for all: the subtrees whose f = g + h fits it are handed out from one queue, each to the next
-idle worker, largest first by their size in the last iteration, so that one big subtree does not leave the others
-idle at the end. A worker searches its subtree with the same kernel as a serial search (idastar with `walk`, the
-positions it came by, and `only`, the one contour of bound - g). The first solution an iteration finds is a shortest
-one, and every worker is stopped; otherwise the next bound is the least f over the bound anywhere. With all
-solutions, the iteration that finds one collects every worker's. One driver, `iterations`, runs these rounds for
-whoever searches the subtrees: the processes here, and the page's pool of workers (pooled.py).
+The start is expanded breadth first, never undoing the last move, into a frontier of subtrees, SUBTREES_PER_WORKER for
+each worker (a goal met on the way is a shortest solution: every path of that length was generated). Every iteration has
+one bound for all: the subtrees whose f = g + h fits it are handed out from one queue, each to the next idle worker,
+largest first by their size in the last iteration, so that one big subtree does not leave the others idle at the end. A
+worker searches its subtree with the same kernel as a serial search (idastar with `came_by`, the positions it came by,
+and `one_contour`, the bound - g of the one contour it searches). The first solution an iteration finds is a shortest
+one, and every worker is stopped; otherwise the next bound is the least f over the bound anywhere. With all solutions,
+the iteration that finds one collects every worker's. One driver, `iterations`, runs these rounds for whoever searches
+the subtrees: the processes here, and the page's pool of workers (pooled.py).
 
 Workers are forked processes (Python threads would share one interpreter lock), the pool of workers.py: the puzzle
 and its tables are shared copy-on-write, never copied or rebuilt. A worker that dies is replaced and its subtree
@@ -36,16 +36,16 @@ POLL_S = 0.05  # how often the driver looks at the clock while it waits for work
 def split(puzzle, wanted, distinct=True):
     """Expand the start breadth first until a level holds at least `wanted` positions. Returns (goals, frontier,
     expanded, generated): `goals` lists every path to the goal at the first level that reaches it (then there is
-    no frontier), else `frontier` holds (g, position, walk, moves) per subtree, where walk lists the positions from
-    the start to its parent; one subtree per position when `distinct` (two paths of one length to a position have
+    no frontier), else `frontier` holds (g, position, came_by, moves) per subtree, where came_by lists the positions
+    from the start to its parent; one subtree per position when `distinct` (two paths of one length to a position have
     the same subtree: all-solutions searches keep both)."""
     level = [(puzzle.start, (), [])]
     expanded = generated = 0
     while len(level) < wanted:
         nxt, goals, seen = [], [], set()
-        for state, walk, moves in level:
+        for state, came_by, moves in level:
             expanded += 1
-            parent = walk[-1] if walk else None
+            parent = came_by[-1] if came_by else None
             for move, child in puzzle.moves(state):
                 if child == parent:
                     continue
@@ -57,14 +57,14 @@ def split(puzzle, wanted, distinct=True):
                     if child in seen:
                         continue
                     seen.add(child)
-                nxt.append((child, walk + (state,), path))
+                nxt.append((child, came_by + (state,), path))
         if goals:
             return goals, None, expanded, generated
         if not nxt:
             raise Unsolvable(NO_PATH)
         level = nxt
     g = len(level[0][2])
-    return [], [(g, state, walk, moves) for state, walk, moves in level], expanded, generated
+    return [], [(g, state, came_by, moves) for state, came_by, moves in level], expanded, generated
 
 
 class Round(NamedTuple):
@@ -124,15 +124,15 @@ def iterations(puzzle, heuristic, frontier, stats):
 
 def search_subtrees(puzzle, heuristic, frontier, indices, bound, all_solutions):
     """Search generator: the subtrees `indices` of the frontier in turn with `bound`, each with the serial search's
-    kernel (idastar with `walk`, the positions it came by, and `only`, the one contour of bound - g); stops at the
-    first solution unless all are asked for. Returns their Searched."""
+    kernel (idastar with `came_by`, the positions it came by, and `one_contour`, the bound - g of the one contour it
+    searches); stops at the first solution unless all are asked for. Returns their Searched."""
     from .idastar import idastar
 
     sizes, solutions, over, expanded, generated = {}, [], INF, 0, 0
     for index in indices:
-        g, state, walk, prefix = frontier[index]
-        result = yield from idastar(with_start(puzzle, state), heuristic, Limits(), all_solutions, walk=walk,
-                                    only=bound - g)
+        g, state, came_by, prefix = frontier[index]
+        result = yield from idastar(with_start(puzzle, state), heuristic, Limits(), all_solutions, came_by=came_by,
+                                    one_contour=bound - g)
         found = result.solutions or ([result.moves] if result.moves is not None else [])
         solutions += [prefix + moves for moves in found]
         over = min(over, g + result.extra["over"])

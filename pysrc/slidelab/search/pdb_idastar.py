@@ -145,10 +145,10 @@ def _root_after(tables, blanks):
     return children
 
 
-def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=None):
-    """Search generator: IDA* with a PatternDatabaseHeuristic; returns a SearchResult with optimal moves. `walk` and
-    `only` serve parallel searches (see tile_table_idastar): the duplicate-walk automaton goes on from the state the
-    walk left it in."""
+def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_contour=None):
+    """Search generator: IDA* with a PatternDatabaseHeuristic; returns a SearchResult with optimal moves. `came_by`
+    and `one_contour` serve parallel searches (see tile_table_idastar): the duplicate-walk automaton goes on from the
+    state the path came by left it in."""
     meter = Meter(limits)
     stats = meter.stats
     orients = heuristic.orientations
@@ -158,7 +158,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=No
     board = list(puzzle.start)
     b0 = board.index(0)
     pruned = {} if all_solutions or puzzle.size < DUPLICATES_FROM else DUPLICATES
-    root = _root_after(_cached_move_tables(puzzle, lookups, pruned), [p.index(0) for p in walk] + [b0])
+    root = _root_after(_cached_move_tables(puzzle, lookups, pruned), [p.index(0) for p in came_by] + [b0])
     ixs = [o.indices(board) for o in lookups]  # per lookup, its groups' table indices
     hs0 = [o.value(board) for o in lookups]
     start_h = max(hs0)
@@ -349,4 +349,4 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=No
         return INF if every_child_searched else bound + 1
 
     return (yield from deepen(contour, start_h, puzzle.solution_parity(), meter, solutions, all_solutions,
-                              start_h == 0, only))
+                              start_h == 0, one_contour))

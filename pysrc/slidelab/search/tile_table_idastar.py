@@ -13,10 +13,10 @@ from .contour import INF, deepen
 from .control import CHECK_EVERY, Meter
 
 
-def tile_table_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), only=None):
-    """Search generator: IDA* with a heuristic that has `tile_table[tile][cell]`; returns a SearchResult. `walk` (the
-    positions a parallel search came by to this start, its parent last: not searched again) and `only` (one contour)
-    search a subtree of a parallel search (parallel_idastar.py)."""
+def tile_table_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_contour=None):
+    """Search generator: IDA* with a heuristic that has `tile_table[tile][cell]`; returns a SearchResult. `came_by` (the
+    positions a parallel search came by to this start, its parent last: not searched again) and `one_contour` (the
+    bound of the one contour to search) search a subtree of a parallel search (parallel_idastar.py)."""
     meter = Meter(limits)
     stats = meter.stats
     table = heuristic.tile_table
@@ -46,7 +46,7 @@ def tile_table_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), 
         # children and grandchildren are weighed on the unchanged board (a grandchild never moves the child's
         # tile), and only grandchildren within the bound are pushed. path[depth] is the entry applied at depth.
         path = [None] * (bound + 3)
-        stack = [(0, size, walk[-1].index(0) if walk else size, b0, h0)]
+        stack = [(0, size, came_by[-1].index(0) if came_by else size, b0, h0)]
         push, pop = stack.append, stack.pop
         depth = -1  # the depth of the board: below the root's until the root is popped
         done = False
@@ -123,7 +123,8 @@ def tile_table_idastar(puzzle, heuristic, limits, all_solutions=False, walk=(), 
         return over
 
     at_goal = h0 == 0 and (exact or board == goal)
-    return (yield from deepen(contour, h0, puzzle.solution_parity(), meter, solutions, all_solutions, at_goal, only))
+    return (yield from deepen(contour, h0, puzzle.solution_parity(), meter, solutions, all_solutions, at_goal,
+                              one_contour))
 
 
 def _goal_after(board, goal, blanks):
