@@ -433,8 +433,11 @@ def test_any_resume_file_is_read_without_an_exception(lines):
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=3000))
 def test_any_batch_file_is_read_without_an_exception(text):
-    for position in batch.read_positions(text):
+    positions = batch.read_positions(text)
+    for position in positions:
         assert (position.board is None) == (position.problem is not None)
+    # no line lost: every line but blank and comment lines gives a position (a malformed one an error record)
+    assert len(positions) == sum(1 for line in text.splitlines() if line.strip() and not line.strip().startswith("#"))
 
 
 LARGE_RUN = """
