@@ -265,6 +265,20 @@ def test_editing_the_fragment_of_an_open_page_opens_the_new_position(page: Page,
     expect(page.locator("#size")).to_have_value("2x2")
 
 
+def test_a_link_typed_while_the_page_rewrites_its_own_is_opened_not_overwritten(ready_page: Page):
+    page = ready_page
+    # the page writes its link (a method chosen) after the fragment changed and before the hashchange event came
+    page.evaluate("""() => {
+      location.hash = '#puzzle=sliding&board=1,2/3,0';
+      const algorithm = document.getElementById('algorithm');
+      algorithm.value = 'astar';
+      algorithm.dispatchEvent(new Event('change'));
+    }""")
+    expect(page.locator("#board .tile")).to_have_count(3)
+    assert shown_board(page) == "1 2/3 0"
+    assert page.evaluate("location.hash").startswith("#puzzle=sliding&board=1,2/3,0")
+
+
 def test_the_page_stays_responsive_during_a_long_solve_and_cancel_stops_it(ready_page: Page):
     page = ready_page
     open_fragment(page, HARD_LINK)

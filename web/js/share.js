@@ -178,17 +178,22 @@ export function formatFragment({ puzzle, board, goal = null, algorithm = null, h
  * move), the link field and its Copy button, and a fragment changed by hand (or by Back) opened with `open(hash)`;
  * `current()` gives formatFragment's fields of what the page shows. */
 export class PageLink {
-  #written = '';  // the fragment this page last wrote
+  #written = location.hash;  // the fragment this page last wrote, or is opening (the first: the page's own link)
 
   constructor({ field, copy, copied }, { current, open }) {
     Object.assign(this, { field, copied, current });
     copy.addEventListener('click', () => this.copy());
     window.addEventListener('hashchange', () => {
-      if (location.hash !== this.#written) open(location.hash);
+      if (location.hash === this.#written) return;
+      this.#written = location.hash;
+      open(location.hash);
     });
   }
 
+  /** Write what the page shows into the link; not while a fragment changed by hand waits for its hashchange (the
+   * page would overwrite the link about to be opened). */
   write() {
+    if (location.hash !== this.#written) return;
     this.#written = formatFragment(this.current());
     history.replaceState(null, '', this.#written);
     this.field.value = location.href;
