@@ -35,10 +35,10 @@ sys.path.insert(0, str(ROOT / "pysrc"))
 from slidelab import api  # noqa: E402
 from slidelab.heuristics import get_heuristic  # noqa: E402
 from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
+from slidelab.search import parallel_idastar  # noqa: E402
 from slidelab.search.contour import INF, next_bound  # noqa: E402
 from slidelab.search.control import Limits  # noqa: E402
 from slidelab.search.idastar import idastar  # noqa: E402
-from slidelab.search import parallel_idastar  # noqa: E402
 from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, _Subtrees, split  # noqa: E402
 
 GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"

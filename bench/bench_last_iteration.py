@@ -1,0 +1,107 @@
+"""Parallel IDA*'s last iteration, simulated in nodes: how the order the subtrees are handed out in decides the time
+to the first solution (docs/benchmarks.md, "Why the last iteration").
+
+    SLIDELAB_PDB_DIR=.cache/pdb python3 bench/bench_last_iteration.py [--korf 82 60 88] [--workers 2]
+
+For each position: the start split as `--workers` workers split it; every complete iteration replayed subtree by
+subtree (bench_parallel.iteration_sizes); in the last iteration (the bound is the solution's length) each subtree
+that fits is searched alone, to its first solution or to its end. Then, with nodes as time and each subtree going
+to the worker that is free first, two orders are compared: largest first by the previous iteration's sizes (what
+the driver does) and frontier order (the serial search's depth-first order). Printed per order: the complete
+iterations' busiest loads (their balance), the last iteration's time to the first solution, and the whole search's
+time over the serial one's (the serial last iteration is frontier order on one worker).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import heapq
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "pysrc"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_parallel import GOAL, iteration_sizes, korf  # noqa: E402
+from slidelab.heuristics import get_heuristic  # noqa: E402
+from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
+from slidelab.search.control import Limits  # noqa: E402
+from slidelab.search.idastar import idastar  # noqa: E402
+from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, split  # noqa: E402
+
+
+def last_iteration(board: str, length: int, workers: int) -> dict[int, tuple[int, bool]]:
+    """Per subtree that fits the last bound: (nodes to its first solution or to its end, whether it has one)."""
+    puzzle = SlidingPuzzle.from_text(board, GOAL)
+    heuristic = get_heuristic("pdb", puzzle)
+    _, frontier, _, _ = split(puzzle, workers * SUBTREES_PER_WORKER)
+    found = {}
+    for index, (g, state, came_by, _) in enumerate(frontier):
+        if g + heuristic(state) > length:
+            continue
+        sub = copy.copy(puzzle)
+        sub.start = state
+        search = idastar(sub, heuristic, Limits(), came_by=came_by, one_contour=length - g)
+        try:
+            while True:
+                next(search)
+        except StopIteration as stop:
+            found[index] = (stop.value.stats.expanded, stop.value.moves is not None)
+    return found
+
+
+def hand_out(order: list[int], nodes, workers: int, solution=None) -> tuple[int, int]:
+    """(the busiest worker's load, the time of the first solution or None) when the subtrees of `order` go, in turn,
+    to the worker free first; nodes(i) is a subtree's size, solution(i) its nodes to a solution (0: none)."""
+    free = [(0, slot) for slot in range(workers)]
+    loads = [0] * workers
+    first = None
+    for index in order:
+        done, slot = heapq.heappop(free)
+        loads[slot] = done + nodes(index)
+        if solution and solution(index):
+            first = min(first or done + solution(index), done + solution(index))
+        heapq.heappush(free, (loads[slot], slot))
+    return max(loads), first
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--korf", type=int, nargs="+", default=[82, 60, 88])
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    ratios: dict[str, list[float]] = {"largest first": [], "frontier order": []}
+    for number in args.korf:
+        board, length = korf(number)
+        _, iterations = iteration_sizes(board, length, args.workers)
+        last = last_iteration(board, length, args.workers)
+        complete = sum(sum(sizes.values()) for sizes in iterations)
+        size = {index: nodes for index, (nodes, _) in last.items()}
+        to_solution = {index: nodes if has else 0 for index, (nodes, has) in last.items()}
+        _, serial_last = hand_out(sorted(last), size.__getitem__, 1, to_solution.__getitem__)
+        print(f"Korf #{number} ({length} moves): complete iterations {complete:,} nodes, the serial last iteration "
+              f"{serial_last:,} to its solution; {len(last)} subtrees in the last, "
+              f"{sum(has for _, has in last.values())} with a solution")
+        for name, key in (("largest first", lambda i, size_of: -size_of.get(i, 0)),
+                          ("frontier order", lambda i, size_of: i)):
+            size_of: dict[int, int] = {}
+            busiest = 0
+            for sizes in iterations:
+                load, _ = hand_out(sorted(sizes, key=lambda i: key(i, size_of)), sizes.__getitem__, args.workers)
+                busiest += load
+                size_of.update(sizes)
+            order = sorted(last, key=lambda i: key(i, size_of))
+            _, first = hand_out(order, size.__getitem__, args.workers, to_solution.__getitem__)
+            ratio = (busiest + first) / (complete + serial_last)
+            ratios[name].append(ratio)
+            print(f"  {name}: complete iterations' balance {complete / args.workers / busiest:.3f}; last iteration "
+                  f"{first:,} to the first solution ({first / serial_last:.2f} of serial); time ratio {ratio:.2f}")
+    for name, values in ratios.items():
+        print(f"{name}: time ratio mean {sum(values) / len(values):.2f}, worst {max(values):.2f} "
+              f"({args.workers} workers, {len(values)} positions)")
+
+
+if __name__ == "__main__":
+    main()
