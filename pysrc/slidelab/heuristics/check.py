@@ -31,7 +31,7 @@ SAMPLE_SOLVE_SECONDS = 2.0  # a random position not solved in this time is left 
 KORF_GOAL = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
 
-class _Tally:
+class Tally:
     """What the check has seen so far: counts, sums, the worst overestimate and the worst drop."""
 
     def __init__(self):
@@ -103,7 +103,7 @@ def _complete(puzzle, heuristic, limits):
     """Breadth-first from the goal, three layers kept (explore.py's frontier search), h kept for those layers."""
     meter = Meter(limits, Stats(stored=1))
     stats = meter.stats
-    tally = _Tally()
+    tally = Tally()
     children_of = puzzle.children
     before, layer = {}, {puzzle.goal: heuristic(puzzle.goal)}
     distance = 0
@@ -141,7 +141,7 @@ def _sample(puzzle, heuristic, limits, rng):
 
     meter = Meter(limits)
     stats = meter.stats
-    tally = _Tally()
+    tally = Tally()
     korf = _korf_positions(puzzle)
     known = list(korf)
     strongest = get_heuristic("auto", puzzle)

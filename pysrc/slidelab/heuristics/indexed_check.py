@@ -45,7 +45,7 @@ def indexed_check_steps(puzzle, heuristic, limits, workers: int = 1):
 
 
 def _check(np, puzzle, heuristic, limits, workers):
-    from .check import _Tally
+    from .check import Tally
 
     meter = Meter(limits, Stats(stored=1))
     stats = meter.stats
@@ -60,7 +60,7 @@ def _check(np, puzzle, heuristic, limits, workers):
         if meter.due(stats.expanded):
             yield meter.progress(stored=index.total, depth=len(depths) - 1, phase="h", positions=done,
                                  total=index.total)
-    tally = _Tally()
+    tally = Tally()
     yield from _tally(np, index, record, values, tally, meter)
     _exact_extremes(index, heuristic, tally)
     answer = tally.report(puzzle, True, heuristic.name)
