@@ -114,6 +114,7 @@ def test_solving_shows_16_moves_with_their_notation_and_the_animation_ends_on_th
 def test_a_hint_marks_the_piece_and_the_square_of_a_shortest_solution(knights: Page):
     knights.locator("#hint").click()  # the distance (the distance meter)
     expect(knights.locator("#meter")).to_have_attribute("data-distance", "16", timeout=60_000)
+    expect(knights.locator("#hint")).to_have_text("Hint: which piece?")  # what the next press gives
     knights.locator("#hint").click()  # the piece to move, not where
     expect(knights.locator("#solver-message")).to_have_text(
         re.compile(r"^Hint: move the (black|white) knight on [a-c][1-4] \(16 moves to go\)\.$"), timeout=60_000)

@@ -21,6 +21,7 @@ const CUSTOM_TOKENS = { board: 'B.W/.#./W.B', goal: 'W.B/.#./B.W', rule: 'king' 
 
 export const SLIDING = {
   family: 'sliding',  // what the engine's catalogue calls it
+  thing: 'tile',      // what a move moves, as the page names it
   help: 'Click or tap a tile in the gap\'s row or column, swipe the board, or use the arrow keys.',
   moved: 'you moved a tile',
   parse: text => parseBoard(text),
@@ -48,6 +49,7 @@ const piece = (board, move) => pieceName(board.cells[move[0]], board.rule).toLow
 
 export const TOKENS = {
   family: 'tokens',
+  thing: 'piece',
   help: 'Click a piece, then one of the marked squares it can move to.',
   moved: 'you moved a piece',
   parse: (text, puzzle, rule = PRESETS[puzzle]?.rule) => parseTokenBoard(text, rule),

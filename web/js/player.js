@@ -16,7 +16,7 @@ import { sameCells } from './sliding.js';
 import { MoveHistory, keepBest, readBest } from './play.js';
 
 const SWIPE_KEYS = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
-const HINT_LABELS = ['Hint', 'Hint: which tile?', 'Hint: the move', 'Hint: the move'];  // what the next press gives
+const HINT_LABELS = ['Hint', 'Hint: which {thing}?', 'Hint: the move', 'Hint: the move'];  // what the next press gives
 
 export class Player {
   constructor(ui, page) {
@@ -156,7 +156,8 @@ export class Player {
   /** The Hint button says what its next press gives; data-level is the hint given so far (0 to 3). */
   showHintLevel() {
     const { hintLevel } = this.#state;
-    this.ui.hint.textContent = HINT_LABELS[hintLevel === 0 && this.page.meter.on ? 1 : hintLevel];
+    this.ui.hint.textContent = HINT_LABELS[hintLevel === 0 && this.page.meter.on ? 1 : hintLevel]
+      .replace('{thing}', this.page.kind().thing);
     this.ui.hint.dataset.level = hintLevel;
   }
 
