@@ -15,7 +15,6 @@ time over the serial one's (the serial last iteration is frontier order on one w
 from __future__ import annotations
 
 import argparse
-import copy
 import heapq
 import sys
 from pathlib import Path
@@ -27,9 +26,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_parallel import GOAL, iteration_sizes, korf  # noqa: E402
 from slidelab.heuristics import get_heuristic  # noqa: E402
 from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
-from slidelab.search.control import Limits  # noqa: E402
-from slidelab.search.idastar import idastar  # noqa: E402
-from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, split  # noqa: E402
+from slidelab.search.control import run  # noqa: E402
+from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, search_subtrees, split  # noqa: E402
 
 
 def last_iteration(board: str, length: int, workers: int) -> dict[int, tuple[int, bool]]:
@@ -38,17 +36,10 @@ def last_iteration(board: str, length: int, workers: int) -> dict[int, tuple[int
     heuristic = get_heuristic("pdb", puzzle)
     _, frontier, _, _ = split(puzzle, workers * SUBTREES_PER_WORKER)
     found = {}
-    for index, (g, state, came_by, _) in enumerate(frontier):
-        if g + heuristic(state) > length:
-            continue
-        sub = copy.copy(puzzle)
-        sub.start = state
-        search = idastar(sub, heuristic, Limits(), came_by=came_by, one_contour=length - g)
-        try:
-            while True:
-                next(search)
-        except StopIteration as stop:
-            found[index] = (stop.value.stats.expanded, stop.value.moves is not None)
+    for index, (g, state, _, _) in enumerate(frontier):
+        if g + heuristic(state) <= length:
+            searched = run(search_subtrees(puzzle, heuristic, frontier, [index], length, False))
+            found[index] = (searched.expanded, bool(searched.solutions))
     return found
 
 

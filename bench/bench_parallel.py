@@ -22,7 +22,6 @@ timed run's pool, read at the end of each iteration).
 from __future__ import annotations
 
 import argparse
-import copy
 import heapq
 import statistics
 import sys
@@ -37,9 +36,8 @@ from slidelab.heuristics import get_heuristic  # noqa: E402
 from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
 from slidelab.search import parallel_idastar  # noqa: E402
 from slidelab.search.contour import INF, next_bound  # noqa: E402
-from slidelab.search.control import Limits  # noqa: E402
-from slidelab.search.idastar import idastar  # noqa: E402
-from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, _Subtrees, split  # noqa: E402
+from slidelab.search.control import run  # noqa: E402
+from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, _Subtrees, search_subtrees, split  # noqa: E402
 
 GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
 
@@ -74,18 +72,12 @@ def iteration_sizes(board: str, length: int, workers: int) -> tuple[list[int], l
     while bound < length:
         sizes = {}
         over = min((f for f in f_of if f > bound), default=INF)
-        for index, (g, state, came_by, _) in enumerate(frontier):
+        for index in range(len(frontier)):
             if f_of[index] > bound:
                 continue
-            sub = copy.copy(puzzle)
-            sub.start = state
-            search = idastar(sub, heuristic, Limits(), came_by=came_by, one_contour=bound - g)
-            try:
-                while True:
-                    next(search)
-            except StopIteration as stop:
-                sizes[index] = stop.value.stats.expanded
-                over = min(over, g + stop.value.extra["over"])
+            searched = run(search_subtrees(puzzle, heuristic, frontier, [index], bound, False))
+            sizes[index] = searched.expanded
+            over = min(over, searched.over)
         bounds.append(bound)
         iterations.append(sizes)
         bound = next_bound(over, parity)
