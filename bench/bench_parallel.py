@@ -7,16 +7,15 @@ nodes, and the per-worker nodes. Tables are loaded once, before timing (an easy 
 page or batch would.
 
 Then a projection to 2, 8 and 16 workers (and --workers), in nodes (deterministic, whatever the machine's load),
-simulating what parallel_idastar's driver does: the start split as that many workers would split it; for every
-complete iteration (every bound but the last), each subtree whose f fits the bound searched alone to count its
-nodes; the subtrees queued as the driver queues them, by their nodes in the last iteration that searched them,
-largest first (in the first iteration the driver knows no sizes: frontier order), each handed to the worker that
-becomes free first; every iteration ends when its busiest worker does (the driver waits for all before the next
-bound). Projected speed-up: all nodes over the sum of the iterations' busiest loads; balance: that over the
-workers. The last iteration is left out: it stops at the first solution, and where that turns up depends on which
-worker gets there first, i.e. on timing, not on nodes alone. For the timed number of workers (--workers, 2 by
-default) the simulation is checked against the real run's own per-worker nodes in the same iterations (the last
-timed run's pool, read at the end of each iteration).
+simulating what parallel_idastar's driver does: the start split as that many workers would split it; for every complete
+iteration (every bound but the last), each subtree whose f fits the bound searched alone to count its nodes; the
+subtrees queued as the driver queues them (in the order the serial search meets them), each handed to the worker that
+becomes free first; every iteration ends when its busiest worker does (the driver waits for all before the next bound).
+Projected speed-up: all nodes over the sum of the iterations' busiest loads; balance: that over the workers. The last
+iteration is left out: it stops at the first solution, and where that turns up depends on which worker gets there first,
+i.e. on timing, not on nodes alone. For the timed number of workers (--workers, 2 by default) the simulation is checked
+against the real run's own per-worker nodes in the same iterations (the last timed run's pool, read at the end of each
+iteration).
 """
 
 from __future__ import annotations
@@ -37,6 +36,7 @@ from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
 from slidelab.search import parallel_idastar  # noqa: E402
 from slidelab.search.contour import INF, next_bound  # noqa: E402
 from slidelab.search.control import run  # noqa: E402
+from slidelab.search.idastar import search_order  # noqa: E402
 from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, _Subtrees, search_subtrees, split  # noqa: E402
 
 GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
@@ -57,14 +57,16 @@ def timed(request: dict) -> tuple[float, dict]:
     return time.perf_counter() - started, answer
 
 
-def iteration_sizes(board: str, length: int, workers: int) -> tuple[list[int], list[dict[int, int]]]:
-    """The driver's complete iterations (every bound below `length`, the solution's) for a `workers`-way split,
-    replayed one subtree at a time: (bounds, per bound {subtree index: nodes}, in frontier order), each subtree whose
+def iteration_sizes(board: str, length: int, workers: int, per_worker: int = SUBTREES_PER_WORKER):
+    """The driver's complete iterations (every bound below `length`, the solution's) for a `workers`-way split
+    (`per_worker` subtrees each), replayed one subtree at a time: (bounds, per bound {subtree index: nodes}, in the
+    order the driver hands them out: the serial search's), each subtree whose
     f fits the bound searched alone with it (the others skipped, as the driver skips them), the next bound the least
     f over it anywhere, as the driver takes it (a deeper split may skip a bound the serial search makes)."""
     puzzle = SlidingPuzzle.from_text(board, GOAL)
     heuristic = get_heuristic("pdb", puzzle)
-    _, frontier, _, _ = split(puzzle, workers * SUBTREES_PER_WORKER)
+    _, frontier, _, _ = split(puzzle, workers * per_worker)
+    order = search_order(puzzle, heuristic, frontier)
     f_of = [g + heuristic(state) for g, state, _, _ in frontier]
     parity = puzzle.solution_parity()
     bound = next_bound(heuristic(puzzle.start), parity)
@@ -72,9 +74,7 @@ def iteration_sizes(board: str, length: int, workers: int) -> tuple[list[int], l
     while bound < length:
         sizes = {}
         over = min((f for f in f_of if f > bound), default=INF)
-        for index in range(len(frontier)):
-            if f_of[index] > bound:
-                continue
+        for index in order([i for i, f in enumerate(f_of) if f <= bound], bound):
             searched = run(search_subtrees(puzzle, heuristic, frontier, [index], bound, False))
             sizes[index] = searched.expanded
             over = min(over, searched.over)
@@ -85,19 +85,17 @@ def iteration_sizes(board: str, length: int, workers: int) -> tuple[list[int], l
 
 
 def schedule(iterations: list[dict[int, int]], workers: int) -> list[list[int]]:
-    """Each worker's nodes in each iteration when the subtrees are queued as parallel_idastar queues them (by their
-    nodes in the last iteration that searched them, largest first; never searched counts 0, and ties keep frontier
-    order) and each goes to the worker that becomes free first (the lowest slot among equals, as the pool does)."""
-    size_of: dict[int, int] = {}
+    """Each worker's nodes in each iteration when the subtrees are queued as parallel_idastar queues them (in the
+    order of `iterations`' dicts: the serial search's) and each goes to the worker that becomes free first (the
+    lowest slot among equals, as the pool does)."""
     per_iteration = []
     for sizes in iterations:
         free = [(0, slot) for slot in range(workers)]  # (nodes done, slot): the heap's top is the next one free
         loads = [0] * workers
-        for index in sorted(sizes, key=lambda i: -size_of.get(i, 0)):
+        for index in sizes:
             done, slot = heapq.heappop(free)
             loads[slot] = done + sizes[index]
             heapq.heappush(free, (loads[slot], slot))
-        size_of.update(sizes)
         per_iteration.append(loads)
     return per_iteration
 

@@ -180,13 +180,13 @@ def _killing(monkeypatch, board, times):
 
     solve, counter = batch._solve_one, Path(tempfile.mkdtemp()) / "deaths"
 
-    def solve_or_die(request):
+    def solve_or_die(request, *hooks):
         if request["board"] == board:
             deaths = len(counter.read_text()) if counter.exists() else 0
             if deaths < times:
                 counter.write_text("x" * (deaths + 1))
                 os.kill(os.getpid(), signal.SIGKILL)
-        return solve(request)
+        return solve(request, *hooks)
 
     monkeypatch.setattr(batch, "_solve_one", solve_or_die)
     return counter
@@ -445,7 +445,7 @@ import sys
 from slidelab import batch, cli
 ANSWER = {"ok": True, "length": 1, "optimal": True, "moves": [8], "stats": {"expanded": 1, "generated": 2,
           "stored": 2, "elapsed_s": 1e-05}}
-batch._solve_one = lambda request: ANSWER  # the solver itself is not what this measures
+batch._solve_one = lambda request, *hooks: ANSWER  # the solver itself is not what this measures
 code = cli.main(["batch", sys.argv[1], "--resume", sys.argv[2], "--workers", sys.argv[3]])
 # this program's own peak (VmHWM): ru_maxrss would also count the forking test process's, before the exec
 with open("/proc/self/status") as status:

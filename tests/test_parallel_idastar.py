@@ -232,8 +232,8 @@ def test_one_per_core_counts_the_cores_this_process_may_use(monkeypatch):
 
 
 def _drive_as_the_page_does(request, workers=2):
-    """web/js/pool.js's loop, in CPython: start, every subtree of each round (in groups of up to three, as the page's
-    workers get them), the round's answers back, until the answer. Returns (the solve answer, the events)."""
+    """web/js/pool.js's loop, in CPython: start, every task of each round (its groups of subtrees, which cover its
+    subtrees in order), the round's answers back, until the answer. Returns (the solve answer, the events)."""
     from slidelab.search.control import run
 
     base = dict(request, pool=workers)
@@ -241,9 +241,9 @@ def _drive_as_the_page_does(request, workers=2):
     events = []
     while step["ok"] and "answer" not in step:
         events += step["events"]
-        todo = step["round"]["todo"]
-        searched = [run(api.subtree_steps(dict(base, subtree=todo[i:i + 3], bound=step["round"]["bound"])))
-                    for i in range(0, len(todo), 3)]
+        tasks = step["round"]["groups"]
+        assert [i for task in tasks for i in task] == step["round"]["todo"]
+        searched = [run(api.subtree_steps(dict(base, subtree=task, bound=step["round"]["bound"]))) for task in tasks]
         assert all(answer["ok"] for answer in searched), searched
         step = api.pool_next(base, {"searched": searched, "workers": [{"expanded": 1}] * workers})
     if not step["ok"]:
@@ -348,3 +348,13 @@ def test_a_group_of_subtrees_is_searched_as_its_members_are_one_by_one():
     assert group["expanded"] == sum(m["expanded"] for m in members)
     assert group["over"] == min(m["over"] for m in members if m["over"] is not None)
     assert group["solutions"] == []  # none within a bound below the solution's 31
+
+
+def test_groups_join_small_neighbours_and_leave_every_worker_two_tasks():
+    from slidelab.search.parallel_idastar import GROUP_NODES, Round, groups
+
+    small, big = GROUP_NODES // 4, GROUP_NODES
+    round_ = Round(40, list(range(8)), [small, small, small, big, small, small, 0, 0])
+    assert groups(round_, 1) == [[0, 1, 2], [3], [4, 5, 6, 7]]
+    assert groups(round_, 2) == [[0, 1], [2], [3], [4, 5], [6, 7]]  # at most 8 / (2 x 2) subtrees a task
+    assert groups(Round(40, [5], [0]), 4) == [[5]]

@@ -382,16 +382,21 @@ def _pool_start(request):
                               (search.goals or [[]]) if search.all_solutions else None)
         result.extra = {"parallel": {"workers": [], "subtrees": 0, "workers_replaced": 0}}
         return {"ok": True, "events": [], "answer": _pooled_answer(request, result)}
-    events, first = search.start(started)
-    return {"ok": True, "subtrees": len(search.frontier), "events": events, "round": first._asdict()}
+    from_bound = _whole(request.get("from_bound", 0))
+    if not _is_int(from_bound) or from_bound < 0:
+        raise BadRequest("'from_bound' must be a whole number: the bounds below it have been searched already")
+    events, first = search.start(started, from_bound)
+    return {"ok": True, "subtrees": len(search.frontier), "events": events, "round": _round(first, request)}
 
 
 def pool_start(request: dict, on_progress=None, should_cancel=None) -> dict:
     """Start a search split over a pool of runtimes: a solve request with "pool" (the runtimes, 2 to MAX_POOL) ->
-    {"ok", "subtrees": n, "events": [], "round": {"bound", "todo": [subtree indices, largest first], "sizes": [their
-    nodes in the last iteration]}}, or {"ok", "events": [], "answer": the solve answer} when the split meets the goal
-    or, on a token puzzle, a short probe search finds it (a goal the probe does not reach is first proved reachable,
-    as a solve does: else the answer is "unsolvable")."""
+    {"ok", "subtrees": n, "events": [], "round": {"bound", "todo": [subtree indices, frontier order], "sizes": [their
+    nodes in the last iteration], "groups": [[subtree indices], ...]: the tasks to hand out, in order}}, or {"ok",
+    "events": [], "answer": the solve answer} when the split meets the goal or, on a token puzzle, a short probe
+    search finds it (a goal the probe does not reach is first proved reachable, as a solve does: else the answer is
+    "unsolvable"). With "from_bound", the bounds below it are known to hold no solution: the first round's bound is at
+    least that (a batch's position that was being solved whole, batch_split.py)."""
     try:
         return run(pool_start_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
@@ -410,7 +415,7 @@ def pool_next(request: dict, results: dict) -> dict:
 
         events, step = search.advance(searched)
         if not isinstance(step, SearchResult):
-            return {"ok": True, "events": events, "round": step._asdict()}
+            return {"ok": True, "events": events, "round": _round(step, request)}
         step.extra = {"parallel": {"workers": [{"expanded": int(w["expanded"])} for w in results.get("workers", [])],
                                    "subtrees": len(search.frontier),
                                    "workers_replaced": int(results.get("workers_replaced", 0))}}
@@ -419,6 +424,13 @@ def pool_next(request: dict, results: dict) -> dict:
         return error(e.code, str(e))
     except (TypeError, ValueError, KeyError, AttributeError) as e:
         return error("invalid", f"a parallel result that cannot be read ({type(e).__name__}: {e})")
+
+
+def _round(step, request) -> dict:
+    """A Round as the page's pool is handed it: with its subtrees grouped into the tasks to hand out."""
+    from .search.parallel_idastar import groups
+
+    return dict(step._asdict(), groups=groups(step, request["pool"]))
 
 
 def _read_searched(search, results) -> list:

@@ -19,7 +19,7 @@ import re
 import time
 from collections import deque
 
-from . import api
+from . import api, batch_split
 from .cluster import dask_client
 from .errors import SlideLabError
 from .heuristics import get_heuristic
@@ -161,9 +161,10 @@ class Resume:
         self.retry -= self.done
 
 
-def _solve_one(request):
-    """One position's answer: where every way of running a batch solves (this process, a forked worker, Dask)."""
-    return api.solve(request)
+def _solve_one(request, on_progress=None, should_cancel=None):
+    """One position's answer: where every way of running a batch solves (this process, a forked worker, Dask), with
+    api.solve's progress and cancel hooks (batch_split.py's workers watch its iterations)."""
+    return api.solve(request, on_progress, should_cancel)
 
 
 def _record(position, answer) -> dict:
@@ -171,6 +172,8 @@ def _record(position, answer) -> dict:
     if answer["ok"]:
         record.update(ok=True, length=answer["length"], optimal=answer["optimal"], moves=answer["moves"],
                       stats=answer["stats"])
+        if "parallel" in answer:  # split over the workers: each one's nodes
+            record["workers"] = [w["expanded"] for w in answer["parallel"]["workers"]]
         for key in ("shortest_length", "longer_by"):  # with your own heuristic: what is known of the shortest
             if key in answer:
                 record[key] = answer[key]
@@ -197,6 +200,12 @@ def _run(positions, options, workers, engine, scheduler, used):
     todo = _Valid(positions)  # the malformed lines' records are yielded as they are passed
     if engine == "dask":
         yield from _on_dask(todo, options, workers, scheduler, used)
+        return
+    if batch_split.splits(options, workers) and todo:  # IDA*: hard positions are split over the workers
+        todo.peek(workers)  # the tables of the first that is valid among the first few
+        load_tables(dict(options, board=position.board) for position in todo.ahead())
+        used.update(engine="processes", workers=workers)
+        yield from batch_split.on_processes(todo, options, workers, _record, _solve_one)
         return
     ahead = next((n for n in range(1, workers + 1) if todo.peek(n) is None), workers + 1) - 1  # at most `workers`
     if ahead > 1:

@@ -15,9 +15,8 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from collections import deque
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 MAX_TRIES = 3  # a task is tried this many times in all (its worker dying each time) before it is given up
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
@@ -51,6 +50,16 @@ def how_it_ended(process) -> str:
         except ValueError:
             return f"killed by signal {-code}"
     return f"exit {code}"
+
+
+class TaskQueue(Protocol):
+    """What `feed` takes its tasks from: a deque, or anything that hands tasks out the same way."""
+
+    def __bool__(self) -> bool: ...
+
+    def popleft(self) -> Any: ...
+
+    def appendleft(self, task: Any) -> None: ...
 
 
 class Worker:
@@ -94,7 +103,7 @@ class ForkedPool:
         theirs.close()
         return Worker(process, mine)
 
-    def feed(self, queue: deque, payload: Callable[[Any], Any], poll: float | None = None) -> Iterator:
+    def feed(self, queue: TaskQueue, payload: Callable[[Any], Any], poll: float | None = None) -> Iterator:
         """Hand the tasks of `queue` to idle workers (each sent `payload(task)`) and yield, while any worker is busy,
         (worker, message) for every message a busy worker sends; the caller calls `finish(worker)` when a message
         ends the task. Also yields None when `poll` seconds pass with nothing to read, and a GaveUp for a task given

@@ -1,9 +1,9 @@
 // A pool of solver workers: one IDA* search split over several Python runtimes, one per core, as the command line's
 // `--workers` splits it over processes, driven by the same Python generator (search/parallel_idastar.py's
 // iterations, run in the page's own solver: api.pool_start, api.pool_next). Each round the driver names the subtrees
-// that fit the bound, largest first; this hands them to the workers from one queue (every worker splits the search
-// the same way, and small subtrees travel in groups), the first solution found stops the others (it is a shortest
-// one), and the round's answers go back to the driver, which answers the next round, its iteration's event, or the
+// that fit the bound, in frontier order and grouped into tasks (small neighbours travel together); this hands the
+// tasks to the workers from one queue (every worker splits the search the same way), the first solution found stops
+// the others (it is a shortest one), and the round's answers go back to the driver, which answers the next round, its iteration's event, or the
 // answer, checked by replaying it.
 //
 //   const pool = new SolverPool(solver, tables, { onChange });   // solver: the page's Solver; tables: its TableLoader
@@ -23,7 +23,6 @@
 
 import { Solver, failure } from './bridge.js';
 
-const GROUP_NODES = 5000;  // subtrees that took fewer nodes together in the last iteration travel in one request
 const START_AFTER_MS = 1000;
 export const MAX_WORKERS = 16;
 export const WORKER_MB = 230;  // a worker's memory with the 4x4 tables, measured (docs/benchmarks.md, "The page's pool")
@@ -169,7 +168,6 @@ export class SolverPool {
     let step = await this.solver.poolStart(base, onProgress);  // a token puzzle's goal is proved reachable first
     if (step.ok && !step.answer) await enlisted;
     const { members } = running;
-    const last = [];  // each subtree's nodes in the last iteration it was searched (for grouping)
     let counted = 0;  // nodes of the subtrees searched so far (the progress line's)
     let replaced = 0;
     for (;;) {
@@ -177,8 +175,7 @@ export class SolverPool {
       if (!step.ok) return step;
       for (const event of step.events) onProgress(event);  // each iteration's bound and nodes, as they end
       if (step.answer) return step.answer;
-      const { bound, todo, sizes } = step.round;
-      todo.forEach((index, k) => { last[index] = sizes[k]; });
+      const { bound, groups } = step.round;
       const report = () => {
         const elapsed = (performance.now() - started) / 1000;
         const expanded = counted + members.reduce((sum, m) => sum + m.live, 0);
@@ -196,9 +193,8 @@ export class SolverPool {
         if (member) member.out = false;
         else members.push({ worker, expanded: 0, live: 0, out: false });
       }
-      const queue = [...todo];
+      const queue = [...groups];
       const active = m => !m.out && this.#inPool(m.worker);  // out: died, not back yet
-      const cap = Math.ceil(queue.length / (2 * members.filter(active).length));  // two groups each at least
       const searched = [];
       let found = false;
       const redone = new Set();  // subtrees given back by a worker that died: a second death is a failure
@@ -207,7 +203,7 @@ export class SolverPool {
       const work = async member => {
         const { worker } = member;
         while (queue.length && !done() && active(member)) {
-          const group = takeGroup(queue, last, cap);
+          const group = queue.shift();
           const answer = await worker.subtree({ ...base, subtree: group, bound }, event => {
             if (event.type === 'progress') {
               member.live = event.expanded;
@@ -226,13 +222,13 @@ export class SolverPool {
           } else if (answer.error.code === 'cancelled' && done()) {
             return;  // stopped because another worker found the goal, or the user cancelled
           } else if (!this.#inPool(worker)) {
-            queue.unshift(...group);  // taken away by a smaller size: the others search its subtrees
+            queue.unshift(group);  // taken away by a smaller size: the others search its subtrees
             return;
           } else if (answer.error.code === 'internal' && worker !== this.solver && !running.cancelled
                      && !group.some(i => redone.has(i))) {
             // its runtime died and restarts (a few seconds): the others search its subtrees, and it gets the
             // tables again and comes back at the start of an iteration once it is ready
-            queue.unshift(...group);
+            queue.unshift(group);
             group.forEach(i => redone.add(i));
             replaced += 1;
             member.out = true;
@@ -254,17 +250,4 @@ export class SolverPool {
       report();
     }
   }
-}
-
-/** The next subtrees to hand out: the largest left (the queue is largest first), with the small ones after it
- * while they add up to under GROUP_NODES nodes in the last iteration and number at most `cap` (a request to a
- * worker costs some milliseconds: small subtrees alone would cost more than their search). */
-function takeGroup(queue, last, cap) {
-  const group = [queue.shift()];
-  let nodes = last[group[0]];
-  while (queue.length && group.length < cap && nodes + last[queue[0]] < GROUP_NODES) {
-    nodes += last[queue[0]];
-    group.push(queue.shift());
-  }
-  return group;
 }

@@ -29,8 +29,9 @@ def deepen(contour, start_h, parity, meter, solutions, all_solutions=False, at_g
     """Run `contour` with rising bounds from h(start) until one finds a solution (a generator, for `yield from`).
 
     Each finished contour is recorded in the statistics (`iterations`, and `stored`: the path is at most bound + 1
-    positions) and reported as {"type": "iteration", "bound", "expanded"}. Returns a SearchResult with the first
-    solution (every one found when `all_solutions`); raises Unsolvable when a contour cut nothing off.
+    positions) and reported as {"type": "iteration", "bound", "expanded", "generated"}, with "next", the next bound,
+    when the search goes on (no solution within this one, and something was cut off). Returns a SearchResult with the
+    first solution (every one found when `all_solutions`); raises Unsolvable when a contour cut nothing off.
     With `one_contour`, a bound, runs the one contour of that bound (a subtree of a parallel search,
     parallel_idastar.py) and returns a SearchResult whose moves are None when it found no solution and whose extra
     "over" is the least f that exceeded the bound (INF: nothing was cut off).
@@ -46,16 +47,20 @@ def deepen(contour, start_h, parity, meter, solutions, all_solutions=False, at_g
         return SearchResult([], True, stats, [[]] if all_solutions else None)
     bound = next_bound(start_h, parity)
     while True:
-        before = stats.expanded
+        before, generated = stats.expanded, stats.generated
         over = yield from contour(bound)
         expanded = stats.expanded - before
         stats.stored = max(stats.stored, bound + 1)
         stats.iterations.append({"bound": bound, "expanded": expanded})
-        yield {"type": "iteration", "bound": bound, "expanded": expanded}
+        event = {"type": "iteration", "bound": bound, "expanded": expanded, "generated": stats.generated - generated}
+        if not solutions:
+            bound = next_bound(over, parity)
+            if bound != INF:
+                event["next"] = bound
+        yield event
         if solutions:
             meter.finish()
             return SearchResult(list(solutions[0]), True, stats, solutions if all_solutions else None)
-        bound = next_bound(over, parity)
         if bound == INF:
             meter.finish()
             raise Unsolvable(NO_PATH)

@@ -32,6 +32,17 @@ def idastar(puzzle, heuristic, limits, all_solutions=False, record=None, came_by
     return generic_idastar(puzzle, heuristic, limits, all_solutions, record, came_by, one_contour)
 
 
+def search_order(puzzle, heuristic, frontier):
+    """The order IDA*'s search of the whole tree meets the subtrees of a parallel search's frontier (parallel_idastar
+    .split), as a function of (indices into the frontier, the bound) -> those indices in that order. Most kernels
+    search children in move order, the split's own (the identity); the pattern-database kernel ranks them near the
+    root (pdb_idastar.search_order)."""
+    if puzzle.kind == "sliding" and heuristic.kernel == "pdb":
+        from .pdb_idastar import search_order as ranked_order
+        return ranked_order(puzzle, heuristic, frontier)
+    return lambda todo, bound: list(todo)
+
+
 def generic_idastar(puzzle, heuristic, limits, all_solutions=False, record=None, came_by=(), one_contour=None):
     """Search generator: IDA* over the puzzle interface with any h(state); returns a SearchResult. A `record`
     (trace.Recorder) is told every step: each contour starts from a new root, and every child is a new node."""

@@ -3,7 +3,9 @@
 The start is expanded breadth first, never undoing the last move, into a frontier of subtrees, SUBTREES_PER_WORKER for
 each worker (a goal met on the way is a shortest solution: every path of that length was generated). Every iteration has
 one bound for all: the subtrees whose f = g + h fits it are handed out from one queue, each to the next idle worker,
-largest first by their size in the last iteration, so that one big subtree does not leave the others idle at the end. A
+in frontier order (the order the serial search meets them), so the iteration that finds a solution reaches it in about
+1/workers of the serial search's time wherever it lies (largest first, by the subtrees' sizes in the last iteration,
+was faster on average but slower than serial on some positions: docs/benchmarks.md, "Why the last iteration"). A
 worker searches its subtree with the same kernel as a serial search (idastar with `came_by`, the positions it came by,
 and `one_contour`, the bound - g of the one contour it searches). The first solution an iteration finds is a shortest
 one, and every worker is stopped; otherwise the next bound is the least f over the bound anywhere. With all solutions,
@@ -29,7 +31,9 @@ from ..workers import MAX_TRIES, ForkedPool, GaveUp, portable
 from .contour import INF, next_bound
 from .control import NO_PATH, Limits, Meter, SearchResult
 
-SUBTREES_PER_WORKER = 16  # enough that the queue evens out subtrees of very different sizes
+SUBTREES_PER_WORKER = 32  # enough that the queue evens out subtrees of very different sizes, and that the worker
+# that finds the solution does not search long while the others search past it (docs/benchmarks.md)
+GROUP_NODES = 5000  # subtrees that took fewer nodes together in the last iteration travel as one task
 POLL_S = 0.05  # how often the driver looks at the clock while it waits for workers
 
 
@@ -68,8 +72,9 @@ def split(puzzle, wanted, distinct=True):
 
 
 class Round(NamedTuple):
-    """One iteration's work, as the driver asks for it: search the subtrees `todo` (indices into the frontier,
-    largest first by `sizes`, their nodes in the last iteration they were searched) with `bound`."""
+    """One iteration's work, as the driver asks for it: search the subtrees `todo` (indices into the frontier, in
+    frontier order; `sizes`: their nodes in the last iteration they were searched, for grouping small ones) with
+    `bound`."""
 
     bound: int
     todo: list
@@ -88,36 +93,62 @@ class Searched(NamedTuple):
     generated: int
 
 
-def iterations(puzzle, heuristic, frontier, stats):
+def groups(round_: Round, workers: int) -> list:
+    """The round's subtrees as tasks, in order: each a run of neighbours that took under GROUP_NODES nodes together in
+    the last iteration (a request to a worker costs more than a small subtree's search), at most a 1/(2 workers)
+    share of the round, so that every worker still gets two tasks or more."""
+    cap = max(1, -(-len(round_.todo) // (2 * workers)))
+    tasks: list = []
+    nodes = 0
+    for index, size in zip(round_.todo, round_.sizes, strict=True):
+        if tasks and len(tasks[-1]) < cap and nodes + size < GROUP_NODES:
+            tasks[-1].append(index)
+            nodes += size
+        else:
+            tasks.append([index])
+            nodes = size
+    return tasks
+
+
+def iterations(puzzle, heuristic, frontier, stats, from_bound=0):
     """The driver of parallel IDA*, whoever searches the subtrees (forked processes here, the page's pool of workers
     through api.pool_start and api.pool_next): a generator that yields a Round and is sent the list of Searched it
-    gave, then yields that iteration's event ({"type": "iteration", "bound", "expanded"}, recorded in stats), and so
-    on. Every iteration has one bound for all; the next is the least f over it anywhere (a step of two where every
-    solution has one parity). Returns the solutions of the first iteration that finds any (each a shortest one);
+    gave, then yields that iteration's event (as a serial search's: {"type": "iteration", "bound", "expanded",
+    "generated", "next"?}, recorded in stats), and so on. Every iteration has one bound for all, the first at least
+    `from_bound` (the bounds below searched already); the next is the least f over it anywhere (a step of two where
+    every solution has one parity). Returns the solutions of the first iteration that finds any (each a shortest one);
     raises Unsolvable when nothing is left over the bound."""
+    from .idastar import search_order
+
+    order = search_order(puzzle, heuristic, frontier)
     f_of = [g + heuristic(state) for g, state, _, _ in frontier]
     size_of = [0] * len(frontier)  # each subtree's nodes in the last iteration it was searched
     parity = puzzle.solution_parity()
-    bound = next_bound(heuristic(puzzle.start), parity)
+    bound = next_bound(max(heuristic(puzzle.start), from_bound), parity)
     while True:
-        todo = sorted((i for i, f in enumerate(f_of) if f <= bound), key=lambda i: -size_of[i])
+        todo = order([i for i, f in enumerate(f_of) if f <= bound], bound)
         over = min((f for f in f_of if f > bound), default=INF)
         searched = (yield Round(bound, todo, [size_of[i] for i in todo])) if todo else []  # none fits: no round
-        solutions, expanded = [], 0
+        solutions, expanded, generated = [], 0, 0
         for part in searched:
             for index, size in part.sizes.items():
                 size_of[index] = size
             solutions += part.solutions
             over = min(over, part.over)
             expanded += part.expanded
-            stats.generated += part.generated
+            generated += part.generated
         stats.expanded += expanded
+        stats.generated += generated
         stats.stored = max(stats.stored, bound + 1)
         stats.iterations.append({"bound": bound, "expanded": expanded})
-        yield {"type": "iteration", "bound": bound, "expanded": expanded}
+        event = {"type": "iteration", "bound": bound, "expanded": expanded, "generated": generated}
+        if not solutions:
+            bound = next_bound(over, parity)
+            if bound != INF:
+                event["next"] = bound
+        yield event
         if solutions:
             return solutions
-        bound = next_bound(over, parity)
         if bound == INF:
             raise Unsolvable(NO_PATH)
 
@@ -171,7 +202,8 @@ def parallel_idastar(puzzle, heuristic, limits, all_solutions=False, workers=2):
                 step = next(driver)
                 continue
             searched = []
-            for done in pool.iteration(step.todo, step.bound, stop_at_first=not all_solutions):
+            tasks = [tuple(group) for group in groups(step, workers)]
+            for done in pool.iteration(tasks, step.bound, stop_at_first=not all_solutions):
                 if done is None:  # a tick: the limits, and progress when due
                     live = stats.expanded + sum(part.expanded for part in searched) + pool.live_nodes()
                     if meter.due(live):
@@ -202,17 +234,17 @@ class _Subtrees:
         self.pool = pool
         self.live: dict = {}  # worker -> (expanded, generated) so far in its subtree, as it last reported them
 
-    def iteration(self, todo, bound, stop_at_first):
-        """Search the subtrees `todo` with `bound`; yields each finished one's Searched, and None now and then while
-        it waits. Stops early after a solution when `stop_at_first`."""
+    def iteration(self, tasks, bound, stop_at_first):
+        """Search the tasks (tuples of subtrees) with `bound`; yields each finished one's Searched, and None now and
+        then while it waits. Stops early after a solution when `stop_at_first`."""
         self.live = {}
-        for event in self.pool.feed(deque(todo), lambda index: (index, bound), POLL_S):
+        for event in self.pool.feed(deque(tasks), lambda task: (task, bound), POLL_S):
             if event is None:
                 yield None
                 continue
             if isinstance(event, GaveUp):
-                raise RuntimeError(f"a worker died each of the {MAX_TRIES} times it searched subtree {event.task} "
-                                   f"(last: {event.how}); the search is given up")
+                raise RuntimeError(f"a worker died each of the {MAX_TRIES} times it searched subtrees "
+                                   f"{list(event.task)} (last: {event.how}); the search is given up")
             worker, message = event
             if message[0] == "progress":
                 self.live[worker] = message[1:]
@@ -240,14 +272,14 @@ class _Subtrees:
 
 
 def _work(conn, puzzle, heuristic, frontier, all_solutions):
-    """A worker: search the subtrees the driver sends, (index, bound), until the pipe closes."""
+    """A worker: search the subtrees the driver sends, (indices, bound), until the pipe closes."""
     while True:
         try:
-            index, bound = conn.recv()
+            indices, bound = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            search = search_subtrees(puzzle, heuristic, frontier, [index], bound, all_solutions)
+            search = search_subtrees(puzzle, heuristic, frontier, indices, bound, all_solutions)
             try:
                 while True:
                     event = next(search)
@@ -256,7 +288,7 @@ def _work(conn, puzzle, heuristic, frontier, all_solutions):
             except StopIteration as stop:
                 message = ("done", stop.value)
         except Exception as e:  # told, not died of: a death would have its subtree searched again, in vain
-            message = ("error", index, portable(e))
+            message = ("error", indices, portable(e))
         try:
             conn.send(message)
         except OSError:  # the driver has gone

@@ -145,6 +145,37 @@ def _root_after(tables, blanks):
     return children
 
 
+def search_order(puzzle, heuristic, frontier):
+    """idastar.search_order for this kernel: where the bound leaves a position room (bound - g - h > RECURSE_SLACK,
+    down from the root while it does), `contour` ranks its children by the sum of their lookups, ties in move order;
+    below, the recursive search takes them in move order. The subtrees are sorted by those ranks along their paths."""
+    orients = heuristic.orientations
+    lookups = orients * 2 if len(orients) == 1 else orients
+    values: dict = {}  # position -> its lookups' values (the frontier's paths share their first positions)
+
+    def looked_up(position):
+        if position not in values:
+            values[position] = [o.value(position) for o in lookups]
+        return values[position]
+
+    paths = []  # per subtree, per step from the start: (the parent's h, the child's sum of lookups, the move's order)
+    for _, state, came_by, _ in frontier:
+        steps, positions = [], [*came_by, state]
+        for parent, child in zip(positions, positions[1:], strict=False):
+            order = puzzle.neighbours[parent.index(0)].index(child.index(0))
+            steps.append((max(looked_up(parent)), sum(looked_up(child)), order))
+        paths.append(steps)
+
+    def key(index, bound):
+        ranks, ranked = [], True
+        for g, (parent_h, child_sum, order) in enumerate(paths[index]):
+            ranked = ranked and bound - g - parent_h > RECURSE_SLACK
+            ranks.append((child_sum if ranked else 0, order))
+        return ranks
+
+    return lambda todo, bound: sorted(todo, key=lambda index: key(index, bound))
+
+
 def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_contour=None):
     """Search generator: IDA* with a PatternDatabaseHeuristic; returns a SearchResult with optimal moves. `came_by`
     and `one_contour` serve parallel searches (see tile_table_idastar): the duplicate-walk automaton goes on from the

@@ -1,7 +1,8 @@
 """Parallel IDA* across runtimes that share no memory: the page's pool of solver workers (web/js/pool.js).
 
-Every runtime splits the search the same way (parallel_idastar.split is deterministic and quick) and keeps the split
-of the request it last saw, since a pool worker searches many subtrees of one split. The page's own solver also drives
+Every runtime splits the search the same way (parallel_idastar.split is deterministic and quick) and keeps the splits
+of the requests it saw last (KEPT of them), since a pool worker searches many subtrees of one split, and a batch's
+driver runs several searches at once (batch_split.py). The page's own solver also drives
 the search: it runs `iterations`, the generator that drives the command line's processes, one round at a time
 between two of the page's requests (api.pool_start, api.pool_next), while pool.js only carries each round's subtrees
 to the workers and their answers back. So both ways of searching in parallel have the same rounds, events and counts.
@@ -10,11 +11,13 @@ to the workers and their answers back. So both ways of searching in parallel hav
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 
 from .control import SearchResult, Stats
 from .parallel_idastar import Round, iterations, split
 
-_LAST: dict = {}  # the split last made in this runtime, by its request's key
+KEPT = 128  # splits kept, the least recently used forgotten first: more than a batch's positions in flight
+_LAST: OrderedDict = OrderedDict()  # the splits last used in this runtime, by their requests' keys
 
 
 class PooledSearch:
@@ -28,12 +31,12 @@ class PooledSearch:
         self.started = time.perf_counter()
         self._driver = None
 
-    def start(self, started: float | None = None):
+    def start(self, started: float | None = None, from_bound: int = 0):
         """(events, the first Round): a new run of the search (the split's nodes counted again), timed from
-        `started` (a time.perf_counter() value; by default now)."""
+        `started` (a time.perf_counter() value; by default now), its first bound at least `from_bound`."""
         self.stats = Stats(*self.split_nodes)
         self.started = time.perf_counter() if started is None else started
-        driver = self._driver = iterations(self.puzzle, self.heuristic, self.frontier, self.stats)
+        driver = self._driver = iterations(self.puzzle, self.heuristic, self.frontier, self.stats, from_bound)
         return self._advance(next(driver))
 
     def advance(self, searched: list):
@@ -59,8 +62,11 @@ class PooledSearch:
 
 
 def pooled_search(key: str, make) -> PooledSearch:
-    """The split of the request `key` (made by `make()` unless it is the one this runtime last made)."""
-    if key not in _LAST:
-        _LAST.clear()
+    """The split of the request `key` (made by `make()` unless this runtime keeps it)."""
+    if key in _LAST:
+        _LAST.move_to_end(key)
+    else:
         _LAST[key] = make()
+        while len(_LAST) > KEPT:
+            _LAST.popitem(last=False)
     return _LAST[key]
