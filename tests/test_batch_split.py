@@ -53,7 +53,9 @@ def test_the_split_search_meets_the_subtrees_in_the_serial_searchs_order():
 
 
 def test_a_hard_position_is_split_over_every_worker_with_the_same_answers():
-    boards = [HARD] + EASY + [HARD.replace("8 6 7", "6 8 7")]  # the second hard one is unsolvable
+    """The hard position comes first: it runs whole while the easy ones go by, and is split once none is left to
+    start (the batch's tail)."""
+    boards = [HARD] + EASY + [HARD.replace("8 6 7", "6 8 7")]  # the last one is unsolvable
     serial = _run(boards, 1, heuristic="misplaced")
     split = _run(boards, 2, heuristic="misplaced")
     assert serial.keys() == split.keys() and len(split) == len(boards)

@@ -17,6 +17,7 @@ BENCH = ROOT / "bench"
 
 # script -> (its smallest arguments, a text its output must hold)
 SMOKE = {
+    "bench_batch_tail.py": (["--runs", "1", "--korf", "12", "79"], "ratio"),
     "bench_check_12.py": (["--shape", "2x4", "--workers", "2"], "positions/s"),
     "bench_cli.py": (["--runs", "1"], "python -c pass"),
     "bench_dask_explore.py": (["2x3", "--workers", "1"], "worker(s)"),

@@ -1,17 +1,17 @@
-"""A batch of IDA* searches on forked workers whose hard positions are split into subtrees (`slidelab batch --workers
-N`): one pool serves every position, so no worker idles while a position is left, the last hard one included.
+"""A batch of IDA* searches on forked workers whose last hard positions are split into subtrees (`slidelab batch
+--workers N`): one pool serves every position, so no worker idles while a position is left, the last hard one
+included.
 
-Each position is solved whole by one worker, as a solve is; most end so, with a serial search's answer and counts.
-Once an iteration of it expands SPLIT_FROM nodes, the worker hands the position over, with the bound to go on from,
-and it is searched on as parallel IDA* searches it, with the driver the page's pool uses (api.pool_start,
-api.pool_next: search/pooled.py). This process splits it and hands each round's subtrees to the workers
-(api.subtree_steps), in the order the serial search meets them: while positions are left to start, the whole round
-as one task (a serial search's nodes, one subtree after another); else in groups. A worker at a round asked to share
-(a worker is idle and nothing is left to hand out) gives the subtrees it has not begun back after the one at hand,
-and they are handed out in groups. An idle worker takes the oldest position's tasks first. The first solution stops
-the position's other tasks (a worker looks for a stop at each progress report). A split position's counts and
-iterations are the whole search's and then the split search's (the split's nodes, and every node the workers expanded
-for it, stopped tasks included).
+Each position is solved whole by one worker, as a solve is: while other positions are left to start, that is all (a
+serial search's answer and counts). Once none is (the tail), each whole search still running hands its position
+over, with the bound to go on from: at the end of an iteration of SPLIT_FROM nodes or more, or at once when the
+iteration at hand has done less than half of what it is likely to (then its nodes are lost, and counted). The
+position is then searched on as parallel IDA* searches it, with the driver the page's pool uses (api.pool_start,
+api.pool_next: search/pooled.py): this process splits it and hands each round's tasks (subtrees in the order the
+serial search meets them, small neighbours grouped) to the workers (api.subtree_steps), the oldest position's
+first. The first solution stops the position's other tasks (a worker looks for a stop at each progress report). A
+split position's counts and iterations are the whole search's and then the split search's (the split's nodes, and
+every node the workers expanded for it, stopped tasks included).
 """
 
 from __future__ import annotations
@@ -22,18 +22,18 @@ from collections import OrderedDict, deque
 from . import api
 from .errors import SlideLabError
 from .search.control import run
-from .search.parallel_idastar import Round, groups
 from .workers import MAX_TRIES, ForkedPool, GaveUp
 
 STOP = ("stop",)  # driver to worker: end the task at hand (another found the position's solution)
-SHARE = ("share",)  # driver to worker: give back the round's subtrees not begun
+SPLIT = ("split",)  # driver to worker: the batch's tail has come: hand the whole search over
+GROWTH = 5  # how many times larger an iteration is than the last, when there is no earlier one to tell
 SPLIT_FROM = 20_000  # nodes an iteration of a whole search expands before the position is split (the next one is
 # several times larger: a round's few milliseconds of splitting and messages are lost in it)
 POLL_S = 0.05
 
 
 def splits(options: dict, workers: int) -> bool:
-    """Whether a batch with these solve options on `workers` processes may split its last positions: IDA* without
+    """Whether a batch with these solve options on `workers` processes may split its hard positions: IDA* without
     limits (a split search has none) or a weight."""
     return (workers > 1 and (options.get("algorithm") or api.DEFAULT_ALGORITHM) == "idastar"
             and all(options.get(k) is None for k in ("max_nodes", "max_seconds", "weight")))
@@ -46,7 +46,6 @@ class _Search:
         self.position, self.request = position, request
         self.round = 0  # 0: solved whole; then the split search's rounds, so that a task names its round
         self.pending: deque = deque([(None, None)])  # (subtrees, bound); None: the whole position
-        self.sizes: dict = {}  # subtree -> its nodes in the last iteration, for grouping
         self.running = 0  # its tasks at a worker
         self.whole: dict | None = None  # what the whole search did before it handed over: its stats
         self.searched: list = []  # the round's answers
@@ -66,26 +65,32 @@ class Tasks:
         self.searches: OrderedDict = OrderedDict()  # position number -> _Search, oldest first
         self.started = 0
         self.records: list = []
-        self.shared: set = set()  # tasks asked to share
-        self.workers = workers
+        self.tail = False  # no position is left to start
         self.pool: ForkedPool | None = None
 
     def __bool__(self) -> bool:
-        if any(s.pending for s in self.searches.values()):
-            return True
-        if self.todo:
+        return self._next() is not None
+
+    def popleft(self):
+        number = self._next()
+        search = self.searches[number]
+        search.running += 1
+        return (number, search.round, *search.pending.popleft())
+
+    def _next(self):
+        """The number of the position whose task goes out next (the oldest position's first; the next position
+        started when none has a task left), or None."""
+        oldest = next((n for n, s in self.searches.items() if s.pending), None)
+        if oldest is None and self.todo:
             self.started += 1
             position = self.todo.popleft()
             self.searches[self.started] = _Search(position, dict(self.options, board=position.board))
-            return True
-        self._ask_to_share()  # a worker is idle and nothing is left to give it
-        return False
-
-    def popleft(self):
-        self.__bool__()
-        number, search = next((n, s) for n, s in self.searches.items() if s.pending)
-        search.running += 1
-        return (number, search.round, *search.pending.popleft())
+            if not self.tail and not self.todo:  # the last one: the whole searches still running hand over
+                self.tail = True
+                self._tell([w for w in self.pool.workers if w.task is not None and w.task[1] == 0]
+                           if self.pool else [], SPLIT)
+            return self.started
+        return oldest
 
     def appendleft(self, task) -> None:
         """A task given back (its worker died): first again, if its position is still searched in that round."""
@@ -98,7 +103,7 @@ class Tasks:
         number, _, subtrees, bound = task
         request = self.searches[number].request
         if subtrees is None:
-            return "solve", request
+            return "solve", request, self.tail
         return "subtrees", dict(request, subtree=list(subtrees), bound=bound)
 
     def finished(self):
@@ -118,21 +123,12 @@ class Tasks:
             except OSError:  # it died: the pool replaces it
                 pass
 
-    def _ask_to_share(self) -> None:
-        for worker in self.pool.workers if self.pool else ():
-            task = worker.task
-            if task is not None and task[2] is not None and len(task[2]) > 1 and task not in self.shared:
-                self.shared.add(task)
-                self._tell([worker], SHARE)
-
     def _step(self, number, search, step) -> None:
         """A pool answer for the position: its next round's tasks, or its record."""
         if step["ok"] and "answer" not in step:
             search.round += 1
-            bound, todo = step["round"]["bound"], step["round"]["todo"]
-            search.sizes.update(zip(todo, step["round"]["sizes"], strict=True))
-            alone = bool(self.todo)  # other positions keep the other workers busy
-            search.pending = deque([(tuple(todo), bound)] if alone else self._groups(search, todo, bound))
+            bound = step["round"]["bound"]
+            search.pending = deque((tuple(group), bound) for group in step["round"]["groups"])
             search.searched, search.live = [], {}
             return
         answer = step["answer"] if step["ok"] else step
@@ -142,10 +138,6 @@ class Tasks:
                 stats[key] += search.whole[key]
             stats["iterations"] = search.whole["iterations"] + stats.get("iterations", [])
         self._end(number, search, answer)
-
-    def _groups(self, search, subtrees, bound) -> list:
-        round_ = Round(bound, list(subtrees), [search.sizes.get(i, 0) for i in subtrees])
-        return [(tuple(group), bound) for group in groups(round_, self.workers)]
 
     def _end(self, number, search, answer) -> None:
         """The position's answer: its record, and its tasks still at workers stopped (their answers dropped)."""
@@ -159,10 +151,9 @@ class Tasks:
             search.live[slot] = (expanded, generated)
 
     def answered(self, slot: int, task, message) -> None:
-        """A worker's answer to a task: ("done", the solve answer), ("handed over", the whole search's stats, the
-        bound to go on from), or ("searched", [subtree answers], [subtrees given back]). Once a round is whole (or a
-        solution found), it goes back to the driver."""
-        self.shared.discard(task)
+        """A worker's answer to a task: ("done", the solve answer or the subtrees' answer), or ("handed over", the
+        whole search's stats, the bound to go on from). Once a round is whole (or a solution found), it goes back to
+        the driver."""
         number = task[0]
         search = self.searches.get(number)
         if search is None or search.round != task[1]:
@@ -174,18 +165,13 @@ class Tasks:
             search.request = dict(search.request, from_bound=from_bound)  # the split search's, in every request
             self._step(number, search, api.pool_start(search.request))
             return
-        if message[0] == "done":
-            self._end(number, search, message[1])
+        answer = message[1]
+        if search.round == 0 or not answer["ok"]:
+            self._end(number, search, answer)
             return
-        answers, given_back = message[1:]
-        failed = next((answer for answer in answers if not answer["ok"]), None)
-        if failed is not None:
-            self._end(number, search, failed)
-            return
-        search.searched += answers
-        search.expanded[slot] = search.expanded.get(slot, 0) + sum(answer["expanded"] for answer in answers)
-        search.pending.extendleft(reversed(self._groups(search, given_back, task[3])))
-        if any(answer["solutions"] for answer in answers) and not search.request.get("all_solutions"):
+        search.searched.append(answer)
+        search.expanded[slot] = search.expanded.get(slot, 0) + answer["expanded"]
+        if answer["solutions"] and not search.request.get("all_solutions"):
             search.pending.clear()
             search.searched.append({"subtree": [], "sizes": [], "solutions": [], "over": None,  # stopped tasks' nodes
                                     "expanded": sum(e for e, _ in search.live.values()),
@@ -233,21 +219,23 @@ class _HandOver(Exception):
 
 
 def _serve(conn, solve) -> None:
-    """A worker (workers.py): solve the whole positions ("solve", request) and search the subtrees ("subtrees",
-    request) the driver sends, until the pipe closes. It reports its nodes as it goes, ends a task when told to stop,
-    hands a whole search over after an iteration of SPLIT_FROM nodes, and gives a round's subtrees not begun back
-    when asked to share."""
+    """A worker (workers.py): solve the whole positions ("solve", request, whether the tail has come) and search the
+    subtrees ("subtrees", request) the driver sends, until the pipe closes. It reports its nodes as it goes, ends a
+    task when told to stop, and hands a whole search over in the tail."""
     while True:
         try:
             message = conn.recv()
         except (EOFError, OSError):
             return
-        if message in (STOP, SHARE):  # it came after its task had ended
+        if message in (STOP, SPLIT):  # it came after its task had ended
             continue
-        kind, request = message
-        inbox = _Inbox(conn)
+        kind, request, *tail = message
+        inbox = _Inbox(conn, split=bool(tail and tail[0]))
         try:
-            reply = _solve(solve, request, inbox) if kind == "solve" else _subtrees(request, inbox)
+            if kind == "solve":
+                reply = _solve(solve, request, inbox)
+            else:
+                reply = ("done", run(api.subtree_steps(request), inbox.report, inbox.stopped))
         except SlideLabError as e:  # stopped
             reply = ("done", api.error(e.code, str(e)))
         except Exception as e:  # the api answers every error; this is only a last guard
@@ -259,17 +247,20 @@ def _serve(conn, solve) -> None:
 
 
 class _Inbox:
-    """A worker's messages from the driver during a task: `stopped()` reads them (a search's should_cancel), `told`
-    holds those read; `report` sends a progress event's nodes to the driver."""
+    """A worker's line to the driver during a task: `stopped()` (a search's should_cancel) reads what it was told:
+    `stop`, or `split` (the tail has come); `report` sends a progress event's nodes."""
 
-    def __init__(self, conn):
+    def __init__(self, conn, split=False):
         self.conn = conn
-        self.told: set = set()
+        self.stop = False
+        self.split = split
 
     def stopped(self) -> bool:
-        while STOP not in self.told and self.conn.poll():
-            self.told.add(self.conn.recv())
-        return STOP in self.told
+        while not self.stop and self.conn.poll():
+            message = self.conn.recv()
+            self.stop = message == STOP
+            self.split = self.split or message == SPLIT
+        return self.stop
 
     def report(self, event) -> None:
         if event.get("type") == "progress":
@@ -277,17 +268,28 @@ class _Inbox:
 
 
 def _solve(solve, request, inbox):
-    """A whole position: ("done", its solve answer), or ("handed over", what the search did, the next bound)."""
+    """A whole position: ("done", its solve answer), or, in the tail, ("handed over", what the search did, the bound
+    to go on from): after an iteration of SPLIT_FROM nodes, the next bound; or, when the iteration at hand is large
+    and less than half done, its own bound (its nodes so far lost, and counted)."""
     whole = {"expanded": 0, "generated": 0, "elapsed_s": 0.0, "iterations": []}
 
     def watch(event) -> None:
         inbox.report(event)
+        done = whole["iterations"]
         if event.get("type") == "iteration":
             whole["expanded"] += event["expanded"]
             whole["generated"] += event["generated"]
-            whole["iterations"].append({"bound": event["bound"], "expanded": event["expanded"]})
-            if event["expanded"] >= SPLIT_FROM and "next" in event:
+            done.append({"bound": event["bound"], "expanded": event["expanded"]})
+            inbox.stopped()  # has the tail come?
+            if inbox.split and event["expanded"] >= SPLIT_FROM and "next" in event:
                 raise _HandOver(event["next"])
+        elif event.get("type") == "progress" and inbox.split and done and "bound" in event:
+            growth = done[-1]["expanded"] / done[-2]["expanded"] if len(done) > 1 and done[-2]["expanded"] else GROWTH
+            likely = done[-1]["expanded"] * max(growth, 1)
+            so_far = event["expanded"] - whole["expanded"]
+            if likely >= GROWTH * SPLIT_FROM and so_far < likely / 2:
+                whole["expanded"], whole["generated"] = event["expanded"], event["generated"]
+                raise _HandOver(event["bound"])
 
     started = time.perf_counter()
     try:
@@ -295,18 +297,3 @@ def _solve(solve, request, inbox):
     except _HandOver as over:
         whole["elapsed_s"] = time.perf_counter() - started
         return "handed over", whole, over.args[0]
-
-
-def _subtrees(request, inbox):
-    """A round's subtrees, one after another: ("searched", their answers, the subtrees given back when asked to
-    share). Stops at the first solution unless all are asked for."""
-    indices, answers = request["subtree"], []
-    for k, index in enumerate(indices):
-        answer = run(api.subtree_steps(dict(request, subtree=index)), inbox.report, inbox.stopped)
-        answers.append(answer)
-        if not answer["ok"] or answer["solutions"] and not request.get("all_solutions"):
-            break
-        inbox.stopped()
-        if SHARE in inbox.told:
-            return "searched", answers, indices[k + 1:]
-    return "searched", answers, []
