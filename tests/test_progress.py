@@ -1,4 +1,4 @@
-"""Every algorithm's progress events follow the one schema (control.Meter; README, "Progress events")."""
+"""Every algorithm's progress events follow the one schema (control.Meter; docs/algorithms.md, "Progress events")."""
 
 import pytest
 

@@ -60,7 +60,8 @@ def test_an_admissible_heuristic_of_yours_finds_the_shortest_path(algorithm):
     builtin = api.solve({"board": HARDEST_8, "algorithm": algorithm, "heuristic": "manhattan"})
     if algorithm == "astar":  # the same search, node for node
         assert answer["stats"]["expanded"] == builtin["stats"]["expanded"]
-    else:  # the same contours (the built-in one runs the sliding kernel, whose counts differ a little: README)
+    else:  # the same contours (the built-in one runs the sliding kernel, whose counts differ a little: see
+        # docs/algorithms.md)
         assert [i["bound"] for i in answer["stats"]["iterations"]] == [i["bound"] for i in
                                                                       builtin["stats"]["iterations"]]
 

@@ -526,7 +526,7 @@ def trace(request: dict, on_progress=None, should_cancel=None) -> dict:
     """Trace a search step by step: a solve request ({"board", "goal"?, "puzzle"?, "rule"?, "algorithm"?,
     "heuristic"?, "weight"?}) with "max_steps"? (the expansions recorded, at most and by default 2,000; a trace
     also stops at 20,000 nodes) -> {"ok": true, "nodes", "steps", "expanded", "truncated", "length", "solution",
-    "stats", ...}; the format is described in search/trace.py (and the README). `should_cancel` is asked at each
+    "stats", ...}; the format is described in search/trace.py (and docs/algorithms.md). `should_cancel` is asked at each
     progress event, every few hundred nodes recorded."""
     try:
         return run(trace_steps(request), on_progress, should_cancel)

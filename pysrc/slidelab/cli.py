@@ -105,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "became of them, until the goal (or --max-steps expansions).")
     trace.add_argument("--max-steps", type=int, help=f"expansions recorded (default and most: "
                        f"{api.MAX_TRACE_STEPS:,})")
-    trace.add_argument("--json", action="store_true", help="print one JSON object (the trace format in the README)")
+    trace.add_argument("--json", action="store_true",
+                       help="print one JSON object (the trace format: docs/algorithms.md)")
     explore = sub.add_parser(
         "explore", help="explore every position that can reach the goal",
         description="Breadth-first search of the whole state space from the goal: how many positions can reach "

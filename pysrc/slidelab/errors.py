@@ -1,7 +1,8 @@
 """Typed errors raised inside the engine; slidelab.api turns them into {"ok": false, ...} answers.
 
 One class per kind of failure, each with the error code the api answers and the exit status the CLI gives it
-(README, "Errors"): a bad request is not a bad board, nor a missing table, nor a cluster that cannot be reached.
+(docs/cli.md, the error codes): a bad request is not a bad board, nor a missing table, nor a cluster that cannot be
+reached.
 """
 
 

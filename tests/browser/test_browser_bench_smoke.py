@@ -41,3 +41,17 @@ def test_the_list_is_the_cpython_tests_browser_list():
 @pytest.mark.parametrize("script", sorted(SMOKE))
 def test_browser_benchmark_runs_at_its_smallest_setting(script):
     CPYTHON_SMOKE.run_benchmark(script, *SMOKE[script], timeout=900)
+
+
+@pytest.mark.slow
+def test_the_pictures_script_makes_its_pictures(tmp_path):
+    """docs/make_pictures.py still drives the page: one picture, made into a scratch folder (a PNG, not empty)."""
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(ROOT / "docs" / "make_pictures.py"), "--only", "knights", "--out",
+                           str(tmp_path)], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT / "pysrc")),
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert (tmp_path / "knights.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -98,8 +98,8 @@ def test_an_ida_star_trace_goes_iteration_by_iteration(app: Page):
     board = "0 8 2/3 4 5/1 7 6"
     traced = api.trace({"board": board, "algorithm": "idastar", "heuristic": "manhattan"})
     bounds = [s["bound"] for s in traced["steps"] if s["type"] == "iteration"]
-    # the traced IDA* is the generic one (README, "Traces"): its count is its own; the sliding kernel's differs by a
-    # few nodes in the last iteration, which the panel says
+    # the traced IDA* is the generic one (docs/algorithms.md, "Traces"): its count is its own; the sliding kernel's
+    # differs by a few nodes in the last iteration, which the panel says
     assert traced["expanded"] == sum(s["type"] == "expand" for s in traced["steps"]) == 401
     assert api.solve({"board": board, "algorithm": "idastar", "heuristic": "manhattan"})["stats"]["expanded"] == 404
     watch(app, EASY_IDA_LINK)

@@ -150,7 +150,7 @@ export class Solver {
     return this.#long('explore', request, onProgress);
   }
 
-  /** Trace a search step by step (a solve request and max_steps?; see the README, "Traces"): a long request too. */
+  /** Trace a search step by step (a solve request and max_steps?; see docs/algorithms.md, "Traces"): a long request too. */
   trace(request, onProgress = () => {}) {
     return this.#long('trace', request, onProgress).then(answer => (typeof answer === 'string' ? JSON.parse(answer) : answer));
   }

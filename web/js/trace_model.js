@@ -1,4 +1,4 @@
-// A trace (the engine's JSON, README "Traces") turned into something a page can play fast: nodes in typed arrays,
+// A trace (the engine's JSON, docs/algorithms.md, "Traces") turned into something a page can play fast: nodes in typed arrays,
 // every step's effect on the nodes' statuses worked out once, so that playing forward or back is a few array writes
 // per step, and the counters follow incrementally.
 //

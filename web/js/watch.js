@@ -1,5 +1,5 @@
-// Watch the search: the panel that plays a trace of the chosen method on the position on the board (README, "Watch
-// the search"). The search tree is drawn on a canvas (tree_view.js); the open list, the counters and the selected
+// Watch the search: the panel that plays a trace of the chosen method on the position on the board
+// (docs/user-guide.md, "Watch the search"). The search tree is drawn on a canvas (tree_view.js); the open list, the counters and the selected
 // node are DOM; a trace is played from its precomputed changes (trace_model.js), so stepping, running to the end
 // and stepping back cost a few array writes per step, and a frame never draws more than what is in view.
 //

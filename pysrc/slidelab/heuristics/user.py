@@ -9,7 +9,7 @@ tile is on), `board.home(tile)` (its cell in the goal), `board.row(cell)`, `boar
 
 Every value is checked: an exception, a value that is not a non-negative int, or a value other than 0 at the goal
 stops the search with a UserCodeError naming the line of the user's code. The code runs in this process with no
-sandbox: in the browser that is the user's own tab (see the README), on the command line the user's own file.
+sandbox: in the browser that is the user's own tab (docs/your-heuristic.md), on the command line the user's own file.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ class Puzzle(Protocol):
         """The state after `moves` from `state` (default: the start), each checked by `apply`."""
 
     def format(self, state) -> str:
-        """The board text of a state (README, "Board text"); `parse` reads it back."""
+        """The board text of a state (docs/formats.md); `parse` reads it back."""
 
     def parse(self, text: str): ...
 

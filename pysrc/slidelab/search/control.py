@@ -5,7 +5,7 @@ SearchResult (via StopIteration); when the goal cannot be reached it raises Unso
 `run` drives one synchronously (CPython, CLI, tests); the browser worker drives the same generator from an async loop,
 so a cancel request is seen between two yields. Nothing here prints.
 
-Every progress event is built by `Meter.progress`, with one schema (README, "Progress events"):
+Every progress event is built by `Meter.progress`, with one schema (docs/algorithms.md, "Progress events"):
 {"type": "progress", "expanded", "generated", "stored", "bound" or "depth", "elapsed_s", "nodes_per_s", ...} plus
 what an algorithm adds. Iterative algorithms also yield {"type": "iteration", "bound", "expanded"} as each iteration
 ends (contour.py).
@@ -24,7 +24,7 @@ MAX_STORED = 1_000_000  # states an algorithm that keeps them (BFS, A*, explore)
 
 
 class Stats:
-    """Statistics with one meaning for every algorithm (see README, "Statistics").
+    """Statistics with one meaning for every algorithm (docs/algorithms.md, "Statistics").
 
     expanded: states whose successors were generated; generated: successor states produced;
     stored: the most states held in memory at once (open + closed lists, or the depth-first path);

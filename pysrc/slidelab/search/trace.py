@@ -4,7 +4,7 @@
 (best_first.py, bfs.py, bidirectional.py, and the generic IDA* of idastar.py, which IDDFS runs too). A traced IDA* or
 IDDFS is the generic search on every puzzle: its counts are those of the generic contour, not the sliding kernels'
 (a few positions apart in the last contour; with h = 0 far fewer, as they never expand a position at the bound:
-README, "Statistics"). The
+docs/algorithms.md, "Statistics"). The
 answer (`api.trace` adds "ok", "algorithm", "heuristic", "puzzle", "board", "goal", "optimal" and, for weighted A*,
 "weight"):
 
