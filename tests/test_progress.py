@@ -36,7 +36,9 @@ def events_of(steps):
 def assert_schema(event):
     assert event["type"] in ("progress", "iteration"), event
     if event["type"] == "iteration":
-        assert set(event) == {"type", "bound", "expanded"}
+        assert {"type", "bound", "expanded", "generated"} <= set(event) <= {"type", "bound", "expanded", "generated",
+                                                                            "next"}
+        assert event.get("next", event["bound"] + 1) > event["bound"]  # the next bound, when the search goes on
         return
     assert PROGRESS_KEYS <= set(event), event
     assert ("bound" in event) != ("depth" in event), event  # exactly one of them
