@@ -22,6 +22,7 @@ limit, an error) terminates every worker.
 
 from __future__ import annotations
 
+import sys
 from collections import deque
 from typing import NamedTuple
 
@@ -31,8 +32,10 @@ from ..workers import MAX_TRIES, ForkedPool, GaveUp, portable
 from .contour import INF, next_bound
 from .control import NO_PATH, Limits, Meter, SearchResult
 
-SUBTREES_PER_WORKER = 32  # enough that the queue evens out subtrees of very different sizes, and that the worker
-# that finds the solution does not search long while the others search past it (docs/benchmarks.md)
+# Subtrees per worker: enough that the queue evens out subtrees of very different sizes, and that the worker that
+# finds the solution does not search long while the others search past it; half as many in the browser, where a
+# request to another runtime costs milliseconds (docs/benchmarks.md, "The serial search's order")
+SUBTREES_PER_WORKER = 16 if sys.platform == "emscripten" else 32
 GROUP_NODES = 5000  # subtrees that took fewer nodes together in the last iteration travel as one task
 POLL_S = 0.05  # how often the driver looks at the clock while it waits for workers
 
