@@ -313,3 +313,40 @@ def test_a_solve_with_mapped_tables_gives_the_same_answer(cache):
     assert first["length"] == second["length"] == 31
     assert first["stats"]["expanded"] == second["stats"]["expanded"]
     assert any(isinstance(t, memoryview) for t in files._TABLES.values())
+
+
+def test_the_package_carries_the_tables_the_site_serves():
+    """The 4x4 and 3x4 tables ship inside the package (pip install gives them), one file per table of the default
+    partitions, each whole (its checksum holds); the small ones are built again here and must agree byte for byte."""
+    packaged = sorted(p for p in __import__("pathlib").Path(files.PACKAGED).iterdir())
+    wanted = set()
+    for rows, cols in ((4, 4), (3, 4)):
+        for part in frames.default_partitions(rows, cols, 0):
+            wanted |= {frames.table_name(rows, cols, cells) for cells in part}
+    assert {p.name for p in packaged} == wanted and len(wanted) == 10
+    for path in packaged:
+        name, table = files.decode(path.read_bytes())
+        assert name == path.name
+        rows, cols = map(int, name.split("_")[0].split("x"))
+        cells = tuple(map(int, name.split("_")[1].removesuffix(".slpdb").split("-")))
+        if len(cells) <= 3:  # quick to build: the same bytes
+            assert bytes(table) == bytes(builder.build(rows, cols, cells))
+
+
+def test_a_fresh_install_solves_the_15_puzzle_at_once_from_the_packaged_tables(cache, monkeypatch):
+    def no_build(*args, **kwargs):
+        raise AssertionError("a packaged table was built again")
+
+    monkeypatch.setattr(files, "build", no_build)
+    puzzle = SlidingPuzzle(4, 4, default_goal(4, 4))
+    assert pdb.available(puzzle)
+    answer = api.solve({"board": "1 2 3 4/5 6 7 8/9 10 11 12/13 0 14 15", "heuristic": "pdb"})
+    assert answer["ok"] and answer["length"] == 2 and answer["heuristic"] == "pdb"
+    kept = {p.name for p in cache.iterdir()}
+    assert {name for name, *_ in pdb.plan(puzzle)} <= kept  # copied into the cache folder, and mapped from there
+
+
+def test_a_packaged_five_tile_table_is_what_the_builder_makes():
+    path = __import__("pathlib").Path(files.PACKAGED) / "3x4_4-8-9-10-11.slpdb"
+    _, table = files.decode(path.read_bytes())
+    assert bytes(table) == bytes(builder.build(3, 4, (4, 8, 9, 10, 11)))

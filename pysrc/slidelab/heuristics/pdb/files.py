@@ -8,7 +8,9 @@ rebuilds the Manhattan distances with `bytes.translate` and adds them back with 
 loop over the entries, so it is quick in the browser too.
 
 The CLI keeps every table it builds in the cache folder, small ones too (rebuilding the 3x3 tables took most of an
-easy solve's time); the browser fetches the site's files and `install`s them.
+easy solve's time); the browser fetches the site's files and `install`s them. The package itself carries the files
+of the 4x4 and 3x4 tables (PACKAGED, the ones the site serves, 6.5 MB): a table missing from the cache folder is
+copied from there before anything is built, so the first 15-puzzle solve of a fresh install answers at once.
 
 Beside each file the CLI also keeps the decoded table (`.map`: the magic `SLPDBMAP1\n`, the entries and the crc32 of
 the table as 8 + 4 bytes, then the table itself) and maps it into memory instead of decoding the file again: decoding
@@ -41,6 +43,7 @@ MAGIC = b"SLPDB2\n"
 MAP_MAGIC = b"SLPDBMAP1\n"
 MAP_HEADER = struct.Struct("<QI")  # entries, crc32 of the table
 ENV_DIR = "SLIDELAB_PDB_DIR"
+PACKAGED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "data", "pdb")
 
 _TABLES: dict[str, bytes] = {}  # loaded or built tables by file name
 
@@ -187,12 +190,20 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
         _TABLES[name] = table
         return table
     data = _read(path)
+    packaged = data is None
+    if packaged:
+        data = _read(os.path.join(PACKAGED, name))
     if data is not None:
         try:
             _, table = decode(data)
         except MissingData:
             table = None  # a damaged cache file is rebuilt
         else:
+            if packaged:  # kept in the cache folder, and mapped from there
+                try:
+                    _write(path, data)
+                except OSError:
+                    pass
             table = _keep_mapped(path, table)
     if table is None:
         small = placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS
@@ -210,8 +221,9 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
 
 
 def is_ready(name, rows, cols, cells, directory=None) -> bool:
-    """Whether a table is in memory, in the cache folder, or small enough to build at once."""
-    return (name in _TABLES or os.path.isfile(os.path.join(cache_dir() if directory is None else directory, name))
+    """Whether a table is in memory, in the cache folder or the package, or small enough to build at once."""
+    folder = cache_dir() if directory is None else directory
+    return (name in _TABLES or any(os.path.isfile(os.path.join(d, name)) for d in (folder, PACKAGED))
             or placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS)
 
 
