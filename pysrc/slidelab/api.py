@@ -391,12 +391,12 @@ def _pool_start(request):
 
 def pool_start(request: dict, on_progress=None, should_cancel=None) -> dict:
     """Start a search split over a pool of runtimes: a solve request with "pool" (the runtimes, 2 to MAX_POOL) ->
-    {"ok", "subtrees": n, "events": [], "round": {"bound", "todo": [subtree indices, frontier order], "sizes": [their
-    nodes in the last iteration], "groups": [[subtree indices], ...]: the tasks to hand out, in order}}, or {"ok",
-    "events": [], "answer": the solve answer} when the split meets the goal or, on a token puzzle, a short probe
-    search finds it (a goal the probe does not reach is first proved reachable, as a solve does: else the answer is
-    "unsolvable"). With "from_bound", the bounds below it are known to hold no solution: the first round's bound is at
-    least that (a batch's position that was being solved whole, batch_split.py)."""
+    {"ok", "subtrees": n, "events": [], "round": {"bound", "todo": [subtree indices, in the serial search's order],
+    "sizes": [their nodes in the last iteration], "groups": [[subtree indices], ...]: the tasks to hand out, in order}},
+    or {"ok", "events": [], "answer": the solve answer} when the split meets the goal or, on a token puzzle, a short
+    probe search finds it (a goal the probe does not reach is first proved reachable, as a solve does: else the answer
+    is "unsolvable"). With "from_bound", the bounds below it are known to hold no solution: the first round's bound is
+    at least that (a batch's position that was being solved whole, batch_split.py)."""
     try:
         return run(pool_start_steps(request), on_progress, should_cancel)
     except SlideLabError as e:

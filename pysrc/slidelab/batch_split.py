@@ -87,8 +87,7 @@ class Tasks:
             self.searches[self.started] = _Search(position, dict(self.options, board=position.board))
             if not self.tail and not self.todo:  # the last one: the whole searches still running hand over
                 self.tail = True
-                self._tell([w for w in self.pool.workers if w.task is not None and w.task[1] == 0]
-                           if self.pool else [], SPLIT)
+                self._tell(self._workers_on(None, 0), SPLIT)
             return self.started
         return oldest
 
@@ -113,8 +112,10 @@ class Tasks:
             yield self.records.pop(0)
 
     def _workers_on(self, number, round_):
+        """The workers at a task of that round of position `number` (None: of any position)."""
         workers = self.pool.workers if self.pool else []
-        return [w for w in workers if w.task is not None and w.task[:2] == (number, round_)]
+        return [w for w in workers
+                if w.task is not None and w.task[1] == round_ and number in (None, w.task[0])]
 
     def _tell(self, workers, message) -> None:
         for worker in workers:

@@ -25,13 +25,26 @@ def next_bound(over, parity):
     return over
 
 
+def end_iteration(stats, bound, expanded, generated, over, parity, solved):
+    """Record an iteration that searched up to `bound` (`stored`: the path is at most bound + 1 positions; its
+    `iterations` entry) and return (its event {"type": "iteration", "bound", "expanded", "generated", "next"?}, the
+    next bound): "next" when the search goes on, no solution found and something cut off (the next bound is INF when
+    nothing was). The serial kernels' `deepen` and parallel IDA*'s driver both end their iterations here."""
+    stats.stored = max(stats.stored, bound + 1)
+    stats.iterations.append({"bound": bound, "expanded": expanded})
+    event = {"type": "iteration", "bound": bound, "expanded": expanded, "generated": generated}
+    following = INF if solved else next_bound(over, parity)
+    if following != INF:
+        event["next"] = following
+    return event, following
+
+
 def deepen(contour, start_h, parity, meter, solutions, all_solutions=False, at_goal=False, one_contour=None):
     """Run `contour` with rising bounds from h(start) until one finds a solution (a generator, for `yield from`).
 
-    Each finished contour is recorded in the statistics (`iterations`, and `stored`: the path is at most bound + 1
-    positions) and reported as {"type": "iteration", "bound", "expanded", "generated"}, with "next", the next bound,
-    when the search goes on (no solution within this one, and something was cut off). Returns a SearchResult with the
-    first solution (every one found when `all_solutions`); raises Unsolvable when a contour cut nothing off.
+    Each finished contour is recorded in the statistics and reported as its event (`end_iteration`). Returns a
+    SearchResult with the first solution (every one found when `all_solutions`); raises Unsolvable when a contour cut
+    nothing off.
     With `one_contour`, a bound, runs the one contour of that bound (a subtree of a parallel search,
     parallel_idastar.py) and returns a SearchResult whose moves are None when it found no solution and whose extra
     "over" is the least f that exceeded the bound (INF: nothing was cut off).
@@ -49,14 +62,8 @@ def deepen(contour, start_h, parity, meter, solutions, all_solutions=False, at_g
     while True:
         before, generated = stats.expanded, stats.generated
         over = yield from contour(bound)
-        expanded = stats.expanded - before
-        stats.stored = max(stats.stored, bound + 1)
-        stats.iterations.append({"bound": bound, "expanded": expanded})
-        event = {"type": "iteration", "bound": bound, "expanded": expanded, "generated": stats.generated - generated}
-        if not solutions:
-            bound = next_bound(over, parity)
-            if bound != INF:
-                event["next"] = bound
+        event, bound = end_iteration(stats, bound, stats.expanded - before, stats.generated - generated, over, parity,
+                                     bool(solutions))
         yield event
         if solutions:
             meter.finish()

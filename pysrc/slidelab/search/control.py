@@ -7,8 +7,8 @@ so a cancel request is seen between two yields. Nothing here prints.
 
 Every progress event is built by `Meter.progress`, with one schema (docs/algorithms.md, "Progress events"):
 {"type": "progress", "expanded", "generated", "stored", "bound" or "depth", "elapsed_s", "nodes_per_s", ...} plus
-what an algorithm adds. Iterative algorithms also yield {"type": "iteration", "bound", "expanded"} as each iteration
-ends (contour.py).
+what an algorithm adds. Iterative algorithms also yield {"type": "iteration", "bound", "expanded", "generated",
+"next"?} as each iteration ends (contour.end_iteration).
 """
 
 from __future__ import annotations

@@ -2,22 +2,22 @@
 
 The start is expanded breadth first, never undoing the last move, into a frontier of subtrees, SUBTREES_PER_WORKER for
 each worker (a goal met on the way is a shortest solution: every path of that length was generated). Every iteration has
-one bound for all: the subtrees whose f = g + h fits it are handed out from one queue, each to the next idle worker,
-in frontier order (the order the serial search meets them), so the iteration that finds a solution reaches it in about
-1/workers of the serial search's time wherever it lies (largest first, by the subtrees' sizes in the last iteration,
-was faster on average but slower than serial on some positions: docs/benchmarks.md, "Why the last iteration"). A
-worker searches its subtree with the same kernel as a serial search (idastar with `came_by`, the positions it came by,
-and `one_contour`, the bound - g of the one contour it searches). The first solution an iteration finds is a shortest
-one, and every worker is stopped; otherwise the next bound is the least f over the bound anywhere. With all solutions,
-the iteration that finds one collects every worker's. One driver, `iterations`, runs these rounds for whoever searches
-the subtrees: the processes here, and the page's pool of workers (pooled.py).
+one bound for all: the subtrees whose f = g + h fits it are handed out from one queue, each to the next idle worker, in
+the order the serial search meets them (idastar.search_order), so the iteration that finds a solution reaches it in
+about 1/workers of the serial search's time wherever it lies (largest first, by the subtrees' sizes in the last
+iteration, was faster on average but slower than serial on some positions: docs/benchmarks.md, "Why the last
+iteration"). A worker searches its subtree with the same kernel as a serial search (idastar with `came_by`, the
+positions it came by, and `one_contour`, the bound - g of the one contour it searches). The first solution an iteration
+finds is a shortest one, and every worker is stopped; otherwise the next bound is the least f over the bound anywhere.
+With all solutions, the iteration that finds one collects every worker's. One driver, `iterations`, runs these rounds
+for whoever searches the subtrees: the processes here, and the page's pool of workers (pooled.py).
 
-Workers are forked processes (Python threads would share one interpreter lock), the pool of workers.py: the puzzle
-and its tables are shared copy-on-write, never copied or rebuilt. A worker that dies is replaced and its subtree
-searched again, MAX_TRIES times in all per subtree (then the search ends with an error); an exception in a worker is
-sent to the driver and raised there, so the search answers it as a serial one would. Workers report their nodes while
-they search, so progress (and the node and time limits, checked here) stay live; closing the search (cancel, a
-limit, an error) terminates every worker.
+Workers are forked processes (Python threads would share one interpreter lock), the pool of workers.py: the puzzle and
+its tables are shared copy-on-write, never copied or rebuilt. A worker that dies is replaced and its subtree searched
+again, MAX_TRIES times in all per subtree (then the search ends with an error); an exception in a worker is sent to the
+driver and raised there, so the search answers it as a serial one would. Workers report their nodes while they search,
+so progress (and the node and time limits, checked here) stay live; closing the search (cancel, a limit, an error)
+terminates every worker.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import NamedTuple
 from ..errors import Unsolvable
 from ..puzzles import with_start
 from ..workers import MAX_TRIES, ForkedPool, GaveUp, portable
-from .contour import INF, next_bound
+from .contour import INF, end_iteration, next_bound
 from .control import NO_PATH, Limits, Meter, SearchResult
 
 # Subtrees per worker: enough that the queue evens out subtrees of very different sizes, and that the worker that
@@ -76,8 +76,8 @@ def split(puzzle, wanted, distinct=True):
 
 class Round(NamedTuple):
     """One iteration's work, as the driver asks for it: search the subtrees `todo` (indices into the frontier, in
-    frontier order; `sizes`: their nodes in the last iteration they were searched, for grouping small ones) with
-    `bound`."""
+    the order the serial search meets them; `sizes`: their nodes in the last iteration they were searched, for
+    grouping small ones) with `bound`."""
 
     bound: int
     todo: list
@@ -142,13 +142,7 @@ def iterations(puzzle, heuristic, frontier, stats, from_bound=0):
             generated += part.generated
         stats.expanded += expanded
         stats.generated += generated
-        stats.stored = max(stats.stored, bound + 1)
-        stats.iterations.append({"bound": bound, "expanded": expanded})
-        event = {"type": "iteration", "bound": bound, "expanded": expanded, "generated": generated}
-        if not solutions:
-            bound = next_bound(over, parity)
-            if bound != INF:
-                event["next"] = bound
+        event, bound = end_iteration(stats, bound, expanded, generated, over, parity, bool(solutions))
         yield event
         if solutions:
             return solutions
