@@ -30,7 +30,9 @@ def test_the_page_has_its_lessons():
     assert heuristics["board"] == "7 8 2/6 3 4/5 0 1"  # the assignment's position and numbers, from the issue
     assert [(m["heuristic"], m["moves"], m["expanded"]) for m in heuristics["methods"]] == [
         ("zero", 25, 147_132), ("misplaced", 25, 18_575), ("manhattan", 25, 875)]
-    assert "25 moves" in heuristics["text"] and LESSONS[2]["text"].endswith("the least f among them is the next bound.")
+    english = json.loads((LESSONS_JSON.parent.parent / "i18n" / "en.json").read_text(encoding="utf-8"))
+    assert "25 moves" in english["lesson.heuristics.text"]  # each lesson's words are in the page's catalogues
+    assert english["lesson.iterations.text"].endswith("the least f among them is the next bound.")
 
 
 @pytest.mark.parametrize("lesson, method", METHODS,

@@ -36,8 +36,17 @@ MAX_TRACE_NODES = 20_000  # nodes a trace records at most: where positions have 
 NO_RULE = "a sliding puzzle has no move rule: tiles slide into the blank (rules are for token puzzles)"
 
 
-def error(code: str, message: str) -> dict:
-    return {"ok": False, "error": {"code": code, "message": message}}
+def error(code: str, message: str, reason: str | None = None, **details) -> dict:
+    """An error answer; `reason` and `details` let the page say it in its language (errors.SlideLabError)."""
+    answer: dict = {"code": code, "message": message}
+    if reason:
+        answer.update(reason=reason, details=details)
+    return {"ok": False, "error": answer}
+
+
+def error_of(e: SlideLabError) -> dict:
+    """The error answer for an engine error."""
+    return {"ok": False, "error": e.as_dict()}
 
 
 def _guarded(steps):
@@ -45,11 +54,11 @@ def _guarded(steps):
     try:
         return (yield from steps)
     except SlideLabError as e:
-        return error(e.code, str(e))
+        return error_of(e)
     except RecursionError:
-        return error("too_large", "the search went too deep for this runtime")
+        return error("too_large", "the search went too deep for this runtime", reason="too_deep")
     except MemoryError:
-        return error("too_large", "the search ran out of memory; try IDA* or a smaller board")
+        return error("too_large", "the search ran out of memory; try IDA* or a smaller board", reason="memory")
     except Exception as e:  # a bug: still an answer, never a crash of the worker or a traceback on the CLI
         return error("internal", f"internal error ({type(e).__name__}: {str(e)[:200]}); please report it")
 
@@ -286,7 +295,8 @@ def _probe_then_prove(puzzle, algorithm, heuristic, limits, options):
                             "too many arrangements to decide it",
                "not tried": f"the goal may be unreachable, which {algorithm.name} cannot tell: explore, bfs or "
                             "bidirectional decide it"}[proof]
-        raise SearchLimit(f"{e}; {why}") from None
+        raise SearchLimit(f"{e}; {why}", reason=e.reason, **e.details, proof=proof.replace(" ", "_"),
+                          algorithm=algorithm.name) from None
 
 
 def _probe(puzzle, algorithm, heuristic, limits, options):
@@ -310,7 +320,8 @@ def _probe(puzzle, algorithm, heuristic, limits, options):
         return None, "too large"
     except Unsolvable:
         raise Unsolvable("The goal cannot be reached: a breadth-first search of every arrangement reachable "
-                         "from the start (or from the goal) never meets the other side.") from None
+                         "from the start (or from the goal) never meets the other side.",
+                         reason="never_meets") from None
     return None, "reachable"
 
 
@@ -321,7 +332,7 @@ def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
     try:
         return run(solve_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
-        return error(e.code, str(e))
+        return error_of(e)
 
 
 # Parallel IDA* across runtimes that share no memory (the page's pool of solver workers, web/js/pool.js; the
@@ -400,7 +411,7 @@ def pool_start(request: dict, on_progress=None, should_cancel=None) -> dict:
     try:
         return run(pool_start_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
-        return error(e.code, str(e))
+        return error_of(e)
 
 
 def pool_next(request: dict, results: dict) -> dict:
@@ -421,7 +432,7 @@ def pool_next(request: dict, results: dict) -> dict:
                                    "workers_replaced": int(results.get("workers_replaced", 0))}}
         return {"ok": True, "events": events, "answer": _pooled_answer(request, step)}
     except SlideLabError as e:
-        return error(e.code, str(e))
+        return error_of(e)
     except (TypeError, ValueError, KeyError, AttributeError) as e:
         return error("invalid", f"a parallel result that cannot be read ({type(e).__name__}: {e})")
 
@@ -531,7 +542,7 @@ def trace(request: dict, on_progress=None, should_cancel=None) -> dict:
     try:
         return run(trace_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
-        return error(e.code, str(e))
+        return error_of(e)
 
 
 def explore_steps(request: dict):
@@ -629,7 +640,7 @@ def explore(request: dict, on_progress=None, should_cancel=None) -> dict:
     try:
         return run(explore_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
-        return error(e.code, str(e))
+        return error_of(e)
 
 
 def check_heuristic_steps(request: dict):
@@ -676,7 +687,7 @@ def check_heuristic(request: dict, on_progress=None, should_cancel=None) -> dict
     try:
         return run(check_heuristic_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
-        return error(e.code, str(e))
+        return error_of(e)
 
 
 def pattern_databases(request: dict, build: bool = False, on_progress=None) -> dict:
@@ -711,7 +722,7 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None) -> d
         tables = [{"name": name, "ready": pdb.is_ready(name, rows, cols, cells)} for name, rows, cols, cells in plan]
         return {"ok": True, "tables": tables, "ready": all(t["ready"] for t in tables)}
     except SlideLabError as e:
-        return error(e.code, str(e))
+        return error_of(e)
 
 
 def install_pattern_database(data) -> dict:
@@ -720,7 +731,7 @@ def install_pattern_database(data) -> dict:
     try:
         return {"ok": True, "name": pdb.install(data)}
     except SlideLabError as e:
-        return error(e.code, str(e))
+        return error_of(e)
 
 
 def check(request: dict) -> dict:
@@ -735,8 +746,8 @@ def check(request: dict) -> dict:
         return answer
     except SlideLabError as e:
         if e.code == "unsolvable":
-            return dict(answer, solvable=False, reason=str(e))
-        return error(e.code, str(e))
+            return dict(answer, solvable=False, reason=str(e), why=e.as_dict())
+        return error_of(e)
 
 
 def describe() -> dict:

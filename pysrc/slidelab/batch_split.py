@@ -238,7 +238,7 @@ def _serve(conn, solve) -> None:
             else:
                 reply = ("done", run(api.subtree_steps(request), inbox.report, inbox.stopped))
         except SlideLabError as e:  # stopped
-            reply = ("done", api.error(e.code, str(e)))
+            reply = ("done", api.error_of(e))
         except Exception as e:  # the api answers every error; this is only a last guard
             reply = ("done", api.error("internal", f"internal error ({type(e).__name__}: {str(e)[:200]})"))
         try:

@@ -7,10 +7,27 @@ reached.
 
 
 class SlideLabError(Exception):
-    """Base class; `code` is the machine-readable error code used at the api boundary, `exit_status` the CLI's."""
+    """Base class; `code` is the machine-readable error code used at the api boundary, `exit_status` the CLI's.
+
+    `reason` (optional) names this kind of failure more finely, and `details` holds its facts, so that the page can
+    say it in its own language (web/i18n/*.json, "error.<reason>" with the details as placeholders); the message is
+    the English the CLI prints.
+    """
 
     code = "error"
     exit_status = 1
+
+    def __init__(self, message: str = "", reason: str | None = None, **details):
+        super().__init__(message)
+        self.reason = reason
+        self.details = details
+
+    def as_dict(self) -> dict:
+        """The error as the api answers it: {"code", "message", "reason"?, "details"?}."""
+        answer: dict = {"code": self.code, "message": str(self)}
+        if self.reason:
+            answer.update(reason=self.reason, details=self.details)
+        return answer
 
 
 class BadRequest(SlideLabError, ValueError):

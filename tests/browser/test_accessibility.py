@@ -113,6 +113,7 @@ def test_reduced_motion_turns_the_slides_off(browser, base_url):
         context = browser.new_context(reduced_motion=motion)
         page = context.new_page()
         page.goto(base_url + EIGHT)
+        page.wait_for_selector("#board .tile .face", state="attached")
         durations[motion] = page.evaluate("""() => ['#board', '#board .tile', '#board .tile .face']
             .map(s => getComputedStyle(document.querySelector(s)).transitionDuration)""")
         context.close()

@@ -32,7 +32,9 @@ SHOWN_BOARD_JS = """() => {
 
 
 def shown_board(page: Page) -> str:
-    """The position the tiles show, read from where each tile button is placed."""
+    """The position the tiles show, read from where each tile button is placed (once the page has drawn its board:
+    the app's modules run after the page's messages have loaded)."""
+    page.wait_for_selector("#board .tile", state="attached")
     return page.evaluate(SHOWN_BOARD_JS)
 
 

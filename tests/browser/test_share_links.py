@@ -80,7 +80,7 @@ def test_a_heuristics_code_goes_only_with_heuristic_yours_and_has_a_limit(share:
     base = "#puzzle=sliding&board=1,2,3/4,5,6/7,0,8&algorithm=astar"
     error = "link => { try { m.parseFragment(link); return null; } catch (e) { return e.message; } }"
     assert "heuristic=yours" in share.evaluate(error, base + "&heuristic=manhattan&code=def%20h(b)%3A%20return%200")
-    assert "longer than 10000" in share.evaluate(error, base + "&heuristic=yours&code=" + "x" * 10_001)
+    assert "longer than 10,000" in share.evaluate(error, base + "&heuristic=yours&code=" + "x" * 10_001)
     assert share.evaluate(error, base + "&heuristic=yours&code=" + "x" * 10_000) is None
 
 

@@ -10,53 +10,14 @@
 // they apply to); a choice that does not apply to the puzzle kind becomes the default, IDA* with auto. The notes here say the
 // same things for a reader who has not met the algorithms before, and the catalogue's own description is used for
 // anything not listed here.
+import { fact, has, t } from './i18n.js';
+
 
 export const DEFAULTS = { algorithms: 'idastar', heuristics: 'auto' };  // every puzzle kind has these
 
-const ALGORITHM_NOTES = {
-  bfs: 'Breadth-first search looks at every position 1 move away, then 2, then 3… so the first time it meets the goal '
-    + 'it has a shortest solution. It has to remember every position it has seen.',
-  bidirectional: 'Two breadth-first searches, one from the position and one from the goal, each taking a step in '
-    + 'turn until they meet in the middle. Shortest solutions, with far fewer positions remembered than one-way BFS.',
-  iddfs: 'Iterative deepening: tries every path of up to 1 move, then up to 3, 5… (depth-first, remembering only '
-    + 'the current path). No heuristic, so it is slow beyond about 20 moves, but it needs almost no memory.',
-  idastar: 'IDA*: iterative deepening guided by a heuristic. Each round follows only the paths whose length so far '
-    + 'plus the heuristic’s estimate stays within a bound, and raises the bound until the goal is reached. Shortest '
-    + 'solutions, memory only for the current path.',
-  astar: 'A*: always continues from the open position with the least length so far plus estimate. Shortest '
-    + 'solutions, usually the fewest positions looked at, but it remembers every position it has seen.',
-  greedy: 'Greedy best-first search: always continues from the open position whose estimate says it is closest to '
-    + 'the goal, ignoring the length so far. Often fast, but a misleading estimate can lead it down a long path: '
-    + 'not necessarily shortest.',
-  weighted: 'Weighted A*: like A*, but the estimate counts twice (length so far plus 2 × estimate), so it heads for '
-    + 'the goal more eagerly. Far fewer positions looked at; its solutions are at most twice the shortest.',
-  quick: 'Not a shortest-solution search: it puts the tiles in place a row or column at a time and solves the last '
-    + '3x3 optimally. An answer at once on any board, shown with the best lower bound known.',
-};
-
-const HEURISTIC_NOTES = {
-  zero: 'No estimate at all (always 0): A* becomes uniform-cost search and IDA* plain iterative deepening.',
-  misplaced: 'How many tiles are not on their goal cell: each needs at least one move. Weak, but never too high.',
-  manhattan: 'For each tile, how many rows and columns it is from its goal cell, added up: a tile moves one cell at '
-    + 'a time.',
-  linear_conflict: 'Manhattan distance plus 2 moves for each tile that has to step out of its goal row or column to '
-    + 'let another tile past it.',
-  walking_distance: 'Counts the up/down moves a simplified puzzle needs (tiles only known by their goal row) and '
-    + 'the same for left/right. Much stronger than Manhattan; boards up to 4x4.',
-  pdb: 'Pattern databases: precomputed tables of the exact moves each group of tiles needs, added up. The strongest '
-    + 'here; the tables are loaded once.',
-  auto: 'The strongest estimate available for this board: pattern databases when their tables are at hand, else '
-    + 'walking distance, else linear conflict. The result says which was used.',
-};
-
-const TOKEN_HEURISTIC_NOTES = {
-  nearest: 'For each piece, the fewest moves it needs to reach the nearest goal square of its kind (as if the other '
-    + 'pieces were not there), added up.',
-  matching: 'Like the nearest goal square, but two pieces of a kind cannot both end on one square: each kind’s pieces '
-    + 'are paired with its goal squares so that their moves add up to the least (an optimal assignment).',
-  auto: 'The strongest estimate for token puzzles, the optimal assignment: each kind’s pieces paired with its goal '
-    + 'squares so that their moves (other pieces ignored) add up to the least. The result says which was used.',
-};
+// The notes are the catalogue's note.algorithm.<name>, note.heuristic.<name> and, for token puzzles, note.tokens.<name>;
+// names (the engine's titles) are algorithm.<name>.title and heuristic.<name>.title.
+const titleOf = (kind, item) => fact(`${kind === 'algorithms' ? 'algorithm' : 'heuristic'}.${item.name}.title`, item.title);
 
 export class MethodPicker {
   #catalogue = null;
@@ -126,20 +87,20 @@ export class MethodPicker {
    * dropped: what was replaced, as "the algorithm 'x'"}. */
   offered(algorithm, heuristic) {
     const dropped = [];
-    const keep = (kind, name, what) => {
+    const keep = (kind, name) => {
       if (this.offers(kind, name)) return name;
-      dropped.push(`the ${what} '${name}'`);
+      dropped.push(t(`link.dropped-${kind}`, { name }));
       return DEFAULTS[kind];
     };
-    return { algorithm: keep('algorithms', algorithm, 'algorithm'), heuristic: keep('heuristics', heuristic, 'heuristic'),
-      dropped };
+    return { algorithm: keep('algorithms', algorithm), heuristic: keep('heuristics', heuristic), dropped };
   }
 
   /** A short name for a pair, e.g. 'IDA* · Manhattan distance' (the heuristic left out when none is used). */
   title(algorithm, heuristic) {
     const a = this.#find('algorithms', algorithm);
-    if (a && !a.uses_heuristic) return a.title;
-    return `${a?.title ?? algorithm} · ${this.#find('heuristics', heuristic)?.title ?? heuristic}`;
+    const h = this.#find('heuristics', heuristic);
+    if (a && !a.uses_heuristic) return titleOf('algorithms', a);
+    return `${a ? titleOf('algorithms', a) : algorithm} · ${h ? titleOf('heuristics', h) : heuristic}`;
   }
 
   /** The catalogue's entries of a kind (algorithms or heuristics) that apply to a puzzle kind ([] until it is known). */
@@ -157,7 +118,7 @@ export class MethodPicker {
       for (const [kind, select] of [['algorithms', this.algorithmSelect], ['heuristics', this.heuristicSelect]]) {
         const chosen = select.value;
         const items = this.#items(kind);
-        select.replaceChildren(...items.map(item => new Option(item.title, item.name)));
+        select.replaceChildren(...items.map(item => new Option(titleOf(kind, item), item.name)));
         select.value = items.some(item => item.name === chosen) ? chosen : DEFAULTS[kind];
         select.disabled = false;
       }
@@ -171,9 +132,12 @@ export class MethodPicker {
     this.heuristicSelect.disabled = !uses || !this.#catalogue;
     const algorithm = this.#find('algorithms', this.algorithm);
     const heuristic = this.#find('heuristics', this.heuristic);
-    const notes = [ALGORITHM_NOTES[this.algorithm] ?? algorithm?.description];
-    const heuristicNotes = this.#puzzle === 'tokens' ? TOKEN_HEURISTIC_NOTES : {};
-    if (uses) notes.push(heuristicNotes[this.heuristic] ?? HEURISTIC_NOTES[this.heuristic] ?? heuristic?.description);
+    const notes = [fact(`note.algorithm.${this.algorithm}`, algorithm?.description)];
+    const tokenNote = `note.tokens.${this.heuristic}`;
+    if (uses) {
+      notes.push(this.#puzzle === 'tokens' && has(tokenNote) ? t(tokenNote)
+        : fact(`note.heuristic.${this.heuristic}`, heuristic?.description));
+    }
     this.note.textContent = notes.filter(Boolean).join(' ');
   }
 }

@@ -18,6 +18,7 @@ import { offerAtOnce } from './quick.js';
 import { Solving } from './solving.js';
 import { Watch } from './watch.js';
 import { YourHeuristic } from './your_heuristic.js';
+import { errorText, offerLanguages, t, translate } from './i18n.js';
 import { StatsPanel } from './stats.js';
 import { TableLoader } from './tables.js';
 import { SolverPool } from './pool.js';
@@ -143,14 +144,14 @@ const typed = new TypedBoard({ form: ui.editForm, board: ui.boardText, goal: ui.
   onTyped: async ({ board, goal }) => {
     setPuzzle(board, goal);
     const answer = solver.status === 'ready' ? await solver.check(solveRequest()) : null;
-    if (answer?.ok && !answer.solvable && state.board === board) say(answer.reason, 'explain');
+    if (answer?.ok && !answer.solvable && state.board === board) say(errorText(answer.why), 'explain');
   },
 });
 const famous = new FamousPicker({ select: ui.famous, note: ui.famousNote }, {
   onOpen: entry => {
     if (entry.puzzle !== state.puzzle) choosePuzzle(entry.puzzle);
     const { board, goal } = positionOf(entry.puzzle, entry.board, entry.goal);
-    setPuzzle(board, goal, { stopReason: 'a famous position was opened', puzzle: entry.puzzle });
+    setPuzzle(board, goal, { stopReason: t('reason.famous'), puzzle: entry.puzzle });
     meter.note(board, entry.length);
   },
 });
@@ -170,7 +171,7 @@ const atGoal = () => sameCells(state.board.cells, state.goal);
 
 /** Start a new puzzle: a position (and goal) of the `puzzle` type; stops any search, forgets the solution shown. */
 function setPuzzle(board, goal = defaultGoal(board.rows, board.cols),
-  { stopReason = 'the position changed', puzzle = state.puzzle } = {}) {
+  { stopReason = t('reason.position'), puzzle = state.puzzle } = {}) {
   solving.stop(stopReason);
   watch.clear(stopReason);
   showResult(null);
@@ -204,7 +205,7 @@ function showPuzzleType(puzzle) {
   ui.puzzleType.value = puzzle;
   // what only one kind of puzzle has (index.html marks it: data-for="sliding" or "tokens")
   for (const element of document.querySelectorAll('[data-for]')) element.hidden = element.dataset.for !== kind().family;
-  ui.playHelp.textContent = kind().help;
+  ui.playHelp.textContent = t(kind().help);
   for (const part of [picker, comparison, explorer, yours]) part.setPuzzle(kind().family);
 }
 
@@ -252,7 +253,7 @@ function openLinkSafely(hash, { reload = false } = {}) {
     openLink(hash);
     if (reload) player.restore();
   } catch (error) {
-    showNotice(`This link could not be opened (${error?.message ?? error}). Showing the default puzzle instead.`);
+    showNotice(t('link.broken', { problem: error?.message ?? error }));
     openLink('');
   }
 }
@@ -260,7 +261,7 @@ function openLinkSafely(hash, { reload = false } = {}) {
 /** Open the puzzle in the URL fragment; a malformed link gets a message and the default puzzle. */
 function openLink(hash) {
   const { link, problem } = PageLink.read(hash);
-  if (problem) showNotice(`This link could not be opened: ${problem}. Showing the default puzzle instead.`);
+  if (problem) showNotice(t('link.broken', { problem }));
   if (link) ui.notice.hidden = true;
   const puzzle = link?.puzzle ?? 'sliding';
   state.algorithm = link?.algorithm ?? DEFAULTS.algorithms;
@@ -270,7 +271,7 @@ function openLink(hash) {
   watch.pending = link?.trace ?? null;
   const board = link?.board ?? openingOf('sliding').board;
   const goal = link?.goal?.cells ?? kindOf(puzzle).defaultGoal(board, puzzle);
-  setPuzzle(board, goal, { stopReason: 'a new link was opened', puzzle });
+  setPuzzle(board, goal, { stopReason: t('reason.link'), puzzle });
   if (solver.status === 'ready') checkMethod();
 }
 
@@ -319,7 +320,7 @@ function updateControls() {
   const busy = solving.running !== null;
   ui.solve.disabled = ui.hint.disabled = !ready || busy || labBusy;
   for (const part of [comparison, explorer, watch, yours]) part.setEnabled(ready && !busy && !labBusy);
-  ui.solve.title = ui.hint.title = ready ? '' : 'The solver is still loading';
+  ui.solve.title = ui.hint.title = ready ? '' : t('solver.loading');
   ui.quick.hidden = busy ? !solving.offersQuick : kind() !== SLIDING || !offerAtOnce(state.board);
   ui.quick.disabled = !ready || labBusy;
   ui.undo.disabled = !state.history.canUndo;
@@ -345,8 +346,7 @@ async function checkMethod() {
   const { algorithm, heuristic, dropped } = picker.offered(state.algorithm, state.heuristic);
   Object.assign(state, { algorithm, heuristic });
   if (dropped.length) {
-    showNotice(`This link names ${dropped.join(' and ')}, which the solver does not offer for this puzzle; `
-      + 'using the default instead.');
+    showNotice(t('link.dropped', { names: dropped.join(t('list.and')) }));
     writeLink();
   }
   if (await watch.startPending()) $('watch').scrollIntoView({ block: 'start' });  // a link to a trace: at its step
@@ -362,7 +362,7 @@ function showTraceBoard(text) {
 /** A lesson of Watch the search: its position on the board, its last method chosen. */
 function openLesson(lesson) {
   const { board, goal } = positionOf(lesson.puzzle, lesson.board);
-  setPuzzle(board, goal, { stopReason: 'a lesson was opened', puzzle: lesson.puzzle });
+  setPuzzle(board, goal, { stopReason: t('reason.lesson'), puzzle: lesson.puzzle });
   if (lesson.example) yours.useExample(lesson.example);
   const { algorithm, heuristic } = lesson.methods.at(-1);
   chooseMethod(algorithm, heuristic);
@@ -378,6 +378,8 @@ function chooseMethod(algorithm, heuristic) {
 // ---- start -----------------------------------------------------------------------------------------------------
 
 function wire() {
+  translate(document);
+  offerLanguages($('language'));
   ui.reset.addEventListener('click', () => setPuzzle(kind().resetBoard(), state.goal));
   ui.puzzleType.addEventListener('change', () => choosePuzzle(ui.puzzleType.value));
   ui.solve.addEventListener('click', () => solving.run('solve'));

@@ -4,6 +4,7 @@
 
 import { movableTiles, moveDirection, runTo } from './sliding.js';
 import { listenTaps } from './touch.js';
+import { t } from './i18n.js';
 
 export class SlidingBoardView {
   /** @param {HTMLElement} element
@@ -46,9 +47,9 @@ export class SlidingBoardView {
       const run = canMove ? null : runTo(board, tile);  // a tile in the gap's row or column slides with its run
       button.classList.toggle('movable', canMove);
       button.setAttribute('aria-disabled', String(!canMove && !run));
-      const where = `Tile ${tile}, row ${r + 1}, column ${c + 1}${home ? ', in place' : ''}`;
-      if (canMove) button.setAttribute('aria-label', `${where}: move ${moveDirection(board, tile)}`);
-      else if (run) button.setAttribute('aria-label', `${where}: slide ${run.length} tiles ${moveDirection(board, run[0])}`);
+      const where = t(home ? 'tile.where-home' : 'tile.where', { tile, row: r + 1, col: c + 1 });
+      if (canMove) button.setAttribute('aria-label', t('tile.can-move', { where, direction: t(`dir.${moveDirection(board, tile)}`) }));
+      else if (run) button.setAttribute('aria-label', t('tile.can-slide', { where, count: run.length, direction: t(`dir.${moveDirection(board, run[0])}`) }));
       else button.setAttribute('aria-label', where);
     });
     this.element.classList.toggle('solved', solved);
@@ -70,7 +71,7 @@ export class SlidingBoardView {
     this.tiles.clear();
     this.element.style.setProperty('--rows', rows);
     this.element.style.setProperty('--cols', cols);
-    this.element.setAttribute('aria-label', `Puzzle board, ${rows} rows by ${cols} columns`);
+    this.element.setAttribute('aria-label', t('board.shape', { rows, cols }));
     for (let tile = 1; tile < rows * cols; tile++) {
       const button = document.createElement('button');
       button.type = 'button';

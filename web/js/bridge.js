@@ -16,6 +16,8 @@
 // One long request (solve, explore or trace) runs at a time; check and describe may run beside it. Cancel is cooperative
 // (the worker sees it between two progress reports); if the worker does not answer within CANCEL_GRACE_MS, it is
 // terminated and started again, and the pending request is answered here.
+import { t } from './i18n.js';
+
 
 const CANCEL_GRACE_MS = 2000;
 const START_TIMEOUT_MS = 120_000;  // a start (Pyodide's download past the service worker, then Python's start) longer
@@ -58,17 +60,17 @@ export class Solver {
     const stops = this.#stops;
     let reason = '';
     for (let attempt = 1; attempt <= START_TRIES; attempt++) {
-      if (attempt > 1) this.#setStatus('loading', 'Starting Python again');
+      if (attempt > 1) this.#setStatus('loading', t('status.again'));
       reason = await this.#bootOnce(stops);
       if (reason === null || this.#stops !== stops) return;
     }
-    this.#setStatus('failed', `The solver could not start: ${reason}. Reload the page to try again.`);
+    this.#setStatus('failed', t('status.failed', { reason }));
   }
 
   /** One attempt at starting the worker: null once it is ready (or stopped meanwhile), else why it failed. */
   async #bootOnce(stops) {
     const url = path => new URL(path, this.base).href;
-    this.#setStatus('loading', 'Loading the Python runtime');
+    this.#setStatus('loading', t('status.runtime'));
     // Some failed downloads while the worker starts surface only as an unhandled rejection, never settling PyWorker
     // (the pool starts its workers one at a time, so such a rejection is this start's).
     let onFailure;
@@ -76,13 +78,13 @@ export class Solver {
     const failed = new Promise((_, reject) => {
       onFailure = event => reject(event.reason);
       window.addEventListener('unhandledrejection', onFailure);
-      timer = setTimeout(() => reject(new Error(`it took longer than ${this.startTimeoutMs / 1000} s`)),
+      timer = setTimeout(() => reject(new Error(t('status.timeout', { n: this.startTimeoutMs / 1000 }))),
         this.startTimeoutMs);
     });
     let starting = null;
     try {
       const { PyWorker } = await Promise.race([failed, import(url('pyscript/core.js'))]);
-      this.#setStatus('loading', 'Starting Python');
+      this.#setStatus('loading', t('status.python'));
       // `version` must be an absolute address (PyWorker ignores the config's interpreter): the local Pyodide, started
       // from a memory snapshot when one is stored (pyodide_start.mjs).
       starting = Promise.resolve(PyWorker(url('py/worker.py'), {
@@ -100,12 +102,12 @@ export class Solver {
       // An error nothing in the worker caught (Pyodide itself failing, say) leaves the request in flight unanswered.
       worker.addEventListener('error', event => {
         if (worker !== this.#worker || !this.#running) return;
-        const reason = reasonOf(event.message || 'the worker failed');
-        const message = `the solver stopped unexpectedly (${reason}); it is restarting`;
+        const reason = reasonOf(event.message || t('status.worker-failed'));
+        const message = t('status.stopped', { reason });
         this.#restart(this.#running, failure('internal', message));
       });
       this.#worker = worker;
-      this.#setStatus('ready', 'Solver ready');
+      this.#setStatus('ready', t('status.ready'));
       return null;
     } catch (error) {
       starting?.then(late => late.terminate(), () => {});  // given up: if it comes up after all, it goes
@@ -130,7 +132,7 @@ export class Solver {
   // request, which is cancelled first (the newest background request wins over an older one too). A background
   // request never takes the worker from a request waiting for such a cancel.
   async #long(name, request, onProgress, background = false) {
-    const busy = () => failure('busy', 'the solver is already working on a request');
+    const busy = () => failure('busy', t('error.busy'));
     if (background && this.#waiting > 0) return busy();
     if (!background) this.#waiting += 1;
     try {
@@ -205,7 +207,7 @@ export class Solver {
     worker.sync.cancel().catch(() => {});
     const stopped = await Promise.race([running.settled.then(() => true), delay(CANCEL_GRACE_MS).then(() => false)]);
     if (!stopped && worker === this.#worker) {
-      this.#restart(running, failure('cancelled', 'the search was stopped (the solver is restarting)'));
+      this.#restart(running, failure('cancelled', t('error.restarting')));
     }
   }
 
@@ -218,13 +220,12 @@ export class Solver {
   // A request naming the heuristic "yours" carries its code (heuristicCode(): null when there is none to run).
   #call(name, request, onProgress = null, { background = false, more = [] } = {}) {
     if (this.status !== 'ready') {
-      return Promise.resolve(failure('not_ready', 'the solver is still loading; try again in a moment'));
+      return Promise.resolve(failure('not_ready', t('error.not-ready')));
     }
     if (request?.heuristic === 'yours' && request.heuristic_code === undefined) {
       const code = this.heuristicCode();
       if (code === null) {
-        return Promise.resolve(failure('user_code', 'your heuristic has no code to run yet (or it came with a link '
-          + 'and has not been allowed to run): see Your heuristic'));
+        return Promise.resolve(failure('user_code', t('error.no-code')));
       }
       request = { ...request, heuristic_code: code };
     }
@@ -238,7 +239,7 @@ export class Solver {
     try {
       call = worker.sync[name](...args);
     } catch (error) {  // the request could not be sent (a value the browser cannot copy): the worker is fine
-      answer(failure('internal', `the request could not be sent to the solver: ${reasonOf(error)}`));
+      answer(failure('internal', t('error.not-sent', { reason: reasonOf(error) })));
       call = settled;
     }
     call.then(answer, error => {
@@ -259,8 +260,8 @@ export class Solver {
     this.#worker?.terminate();
     this.#worker = null;
     this.#ready = null;
-    this.#running?.answer(failure('cancelled', 'the solver was stopped'));
-    this.#setStatus('idle', 'Stopped');
+    this.#running?.answer(failure('cancelled', t('error.solver-stopped')));
+    this.#setStatus('idle', t('status.stopped-idle'));
   }
 
   // Terminating a worker leaves its pending calls unsettled forever, so the running request is answered here.

@@ -15,6 +15,7 @@
 import { MethodPicker } from './algorithms.js';
 import { BarChart } from './chart.js';
 import { MISSING, compact, formatCount, formatSeconds } from './format.js';
+import { errorText, t } from './i18n.js';
 
 // Per puzzle kind; IDDFS is left out for token puzzles, where it needs minutes for the knight exchange's 16 moves.
 const DEFAULT_RUNS = {
@@ -49,27 +50,27 @@ export class Comparison {
   constructor(element, { solver, tables, request, onBusy = () => {} }) {
     Object.assign(this, { element, solver, tables, request, onBusy });
     element.insertAdjacentHTML('beforeend', `
-      <p class="muted intro">Runs each method below on the position on the board, one after another, and compares
-        the work it did. Each run stops at the time limit.</p>
+      <p class="muted intro">${t('compare.intro')}</p>
       <div class="table-scroll">
         <table class="compare-table">
-          <caption class="visually-hidden">Comparison of the methods</caption>
-          <thead><tr><th scope="col">Method</th><th scope="col">Length</th><th scope="col">Expanded</th>
-            <th scope="col">Stored</th><th scope="col">Time</th><th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>
+          <caption class="visually-hidden">${t('compare.caption')}</caption>
+          <thead><tr><th scope="col">${t('compare.method')}</th><th scope="col">${t('stat.length')}</th>
+            <th scope="col">${t('stat.expanded')}</th><th scope="col">${t('stat.stored')}</th><th scope="col">${t('stat.time')}</th>
+            <th scope="col"><span class="visually-hidden">${t('editor.remove')}</span></th></tr></thead>
           <tbody></tbody>
         </table>
       </div>
       <div class="compare-add">
-        <label class="field">Algorithm <select class="add-algorithm" disabled></select></label>
-        <label class="field heuristic-field">Heuristic <select class="add-heuristic" disabled></select></label>
-        <button type="button" class="add-run" disabled>Add</button>
+        <label class="field">${t('solver.algorithm')} <select class="add-algorithm" disabled></select></label>
+        <label class="field heuristic-field">${t('solver.heuristic')} <select class="add-heuristic" disabled></select></label>
+        <button type="button" class="add-run" disabled>${t('compare.add')}</button>
       </div>
       <p class="method compare-note"></p>
       <div class="actions">
-        <label class="field">Time limit per run <select class="time-limit"></select></label>
-        <button type="button" class="primary start" disabled>Compare</button>
-        <button type="button" class="skip" hidden>Skip this run</button>
-        <button type="button" class="danger stop" hidden>Stop</button>
+        <label class="field">${t('compare.time-limit')} <select class="time-limit"></select></label>
+        <button type="button" class="primary start" disabled>${t('compare.start')}</button>
+        <button type="button" class="skip" hidden>${t('compare.skip')}</button>
+        <button type="button" class="danger stop" hidden>${t('compare.stop')}</button>
       </div>
       <p class="message" aria-live="polite"></p>
       <div class="compare-chart"></div>`);
@@ -86,8 +87,8 @@ export class Comparison {
     this.stopButton = find('.stop');
     this.timeLimit = find('.time-limit');
     this.message = find('.message');
-    for (const s of TIME_LIMITS_S) this.timeLimit.append(new Option(`${s} s`, s, false, s === DEFAULT_TIME_LIMIT_S));
-    this.chart = new BarChart(find('.compare-chart'), { layout: 'rows', log: true, label: 'Nodes expanded by each run' });
+    for (const s of TIME_LIMITS_S) this.timeLimit.append(new Option(t('unit.s', { n: s }), s, false, s === DEFAULT_TIME_LIMIT_S));
+    this.chart = new BarChart(find('.compare-chart'), { layout: 'rows', log: true, label: t('compare.chart') });
     this.addButton.addEventListener('click', () => this.#add());
     this.startButton.addEventListener('click', () => this.run());
     this.skipButton.addEventListener('click', () => this.#interrupt('skip'));
@@ -178,17 +179,16 @@ export class Comparison {
       } else if (run.action) {
         run.status = run.action === 'skip' ? 'skipped' : 'stopped';
       } else if (LIMIT_CODES.has(answer.error.code)) {
-        Object.assign(run, { status: 'limit', note: answer.error.message });
+        Object.assign(run, { status: 'limit', note: errorText(answer.error), memory: /memory/.test(answer.error.message) });
       } else {
-        Object.assign(run, { status: 'error', note: answer.error.message });
+        Object.assign(run, { status: 'error', note: errorText(answer.error) });
       }
     }
     this.#current = null;
     if (runs === this.#runs) {  // not replaced by another puzzle kind's list meanwhile
       const finished = runs.filter(run => run.status === 'done').length;
-      const failed = tables?.ok === false ? ` The pattern databases could not be loaded (${tables.message}), so pdb `
-        + 'runs failed and auto runs used a weaker heuristic.' : '';
-      this.message.textContent = `${finished} of ${runs.length} runs finished.${failed}`;
+      const failed = tables?.ok === false ? t('compare.tables-failed', { problem: tables.message }) : '';
+      this.message.textContent = t('compare.finished', { finished, count: runs.length }) + failed;
     }
     this.#render();
     this.onBusy();
@@ -218,7 +218,7 @@ export class Comparison {
     const algorithm = this.picker.algorithm;
     const heuristic = this.picker.usesHeuristic ? this.picker.heuristic : 'auto';
     if (this.#runs.some(run => run.algorithm === algorithm && (run.heuristic === heuristic || !this.picker.usesHeuristic))) {
-      this.message.textContent = `${this.picker.title(algorithm, heuristic)} is already in the list.`;
+      this.message.textContent = t('compare.already', { method: this.picker.title(algorithm, heuristic) });
       return;
     }
     this.#runs.push(newRun(algorithm, heuristic));
@@ -243,15 +243,15 @@ export class Comparison {
   #render() {
     this.body.replaceChildren(...this.#runs.map((run, i) => this.#row(run, i)));
     const caption = this.element.querySelector('caption');
-    caption.textContent = this.#board ? `Comparison of the methods on ${this.#board}` : 'Methods to compare';
+    caption.textContent = this.#board ? t('compare.caption-on', { board: this.#board }) : t('compare.methods');
     const shown = this.#runs.filter(run => run.answer || run.reached);
-    this.chart.label = `Nodes expanded by each run, log scale${this.#board ? `, on ${this.#board}` : ''}`;
+    this.chart.label = this.#board ? t('compare.chart-on', { board: this.#board }) : t('compare.chart-log');
     this.chart.draw(shown.map(run => {
       const value = run.answer?.stats.expanded ?? run.reached;
       const partial = !run.answer;
       const text = partial ? `≥ ${compact(value)}` : compact(value);
       return { label: this.#title(run), value, text, tone: partial ? 'partial' : '',
-        title: `${this.#title(run)}: ${partial ? 'at least ' : ''}${formatCount(value)} nodes expanded` };
+        title: t(partial ? 'compare.bar-partial' : 'compare.bar', { method: this.#title(run), count: value }) };
     }));
     this.#controls();
   }
@@ -274,11 +274,11 @@ export class Comparison {
     method.scope = 'row';
     method.textContent = this.#title(run);
     const statusText = {
-      waiting: MISSING, running: 'running…', limit: run.note.includes('memory') ? 'memory limit' : 'time limit',
-      skipped: 'skipped', stopped: 'stopped', 'not run': 'not run', error: 'failed',
+      waiting: MISSING, running: t('compare.running'), limit: t(run.memory ? 'compare.memory-limit' : 'compare.time-limit-hit'),
+      skipped: t('compare.skipped'), stopped: t('compare.stopped'), 'not run': t('compare.not-run'), error: t('compare.failed'),
     };
     let length;
-    if (run.answer) length = `${run.answer.length}${run.answer.optimal ? '' : ' (not shortest)'}`;
+    if (run.answer) length = t(run.answer.optimal ? 'compare.length' : 'compare.length-not-shortest', { n: run.answer.length });
     else length = statusText[run.status];
     const lengthCell = cell(length, run.note);
     lengthCell.className = `status-${run.status.replace(' ', '-')}`;
@@ -292,7 +292,7 @@ export class Comparison {
     remove.className = 'quiet';
     remove.dataset.remove = index;
     remove.textContent = '✕';
-    remove.setAttribute('aria-label', `Remove ${this.#title(run)}`);
+    remove.setAttribute('aria-label', t('compare.remove', { method: this.#title(run) }));
     const last = document.createElement('td');
     last.append(remove);
     row.append(last);

@@ -12,29 +12,18 @@
 // board, goal, rule?}) is called when a farthest position is chosen (board and goal in the puzzle's text format).
 
 import { BarChart } from './chart.js';
-import { formatCount, formatElapsed, formatSeconds, plural } from './format.js';
+import { formatCount, formatElapsed, formatSeconds } from './format.js';
 import { parseBoard } from './sliding.js';
 import { PRESETS, parseTokenBoard } from './tokens.js';
 import { TokenBoardView } from './tokens_board.js';
+import { errorText, t } from './i18n.js';
 
 export const MAX_CELLS = 10;  // 10!/2 = 1,814,400 positions; the engine refuses more than 2,000,000
 const EXPLORED_URL = 'data/explored.json';  // 12-cell boards with their default goal, explored at build time (numpy)
 
-// What each kind's exploration starts from, and what it calls a position.
-const WORDING = {
-  sliding: {
-    intro: 'Finds every position of this board that can reach the goal, by a breadth-first search from the goal: how '
-      + `many lie at each distance, and which are the farthest. Boards of up to ${MAX_CELLS} cells (2x2 to 3x3, 2x5); `
-      + 'for 3x4, 4x3, 2x6 and 6x2 (239,500,800 positions) the answer was computed ahead and comes with the site.',
-    root: 'the goal', positions: 'Positions', position: 'position',
-  },
-  tokens: {
-    intro: 'Finds every arrangement of the pieces that can be reached from the start position, by a breadth-first '
-      + 'search from the start: how many lie at each distance, which are the farthest, and how far the goal is. '
-      + 'Puzzles of up to 2,000,000 arrangements.',
-    root: 'the start position', positions: 'Arrangements', position: 'arrangement',
-  },
-};
+// Each kind's texts are the catalogue's explore.<kind>.*: a sliding board is explored from its goal (positions), a
+// token puzzle from its start (arrangements).
+const say = (kind, key, params) => t(`explore.${kind}.${key}`, params);
 
 export class Explorer {
   #running = false;
@@ -48,10 +37,10 @@ export class Explorer {
   constructor(element, { solver, request, onPick, onBusy = () => {} }) {
     Object.assign(this, { element, solver, request, onPick, onBusy });
     element.insertAdjacentHTML('beforeend', `
-      <p class="muted intro">${WORDING.sliding.intro}</p>
+      <p class="muted intro">${say('sliding', 'intro', { cells: MAX_CELLS })}</p>
       <div class="actions">
-        <button type="button" class="primary start" disabled>Explore this board</button>
-        <button type="button" class="danger cancel" hidden>Cancel</button>
+        <button type="button" class="primary start" disabled>${t('explore.start')}</button>
+        <button type="button" class="danger cancel" hidden>${t('solver.cancel')}</button>
       </div>
       <p class="message" aria-live="polite"></p>
       <div class="explore-result" hidden>
@@ -60,7 +49,7 @@ export class Explorer {
         <p class="explore-goal" hidden></p>
         <div class="chart-head">
           <h3 class="chart-title"></h3>
-          <label class="check"><input type="checkbox" class="log-scale"> Log scale</label>
+          <label class="check"><input type="checkbox" class="log-scale"> ${t('explore.log')}</label>
         </div>
         <div class="explore-chart"></div>
         <h3 class="farthest-title"></h3>
@@ -106,7 +95,7 @@ export class Explorer {
   setPuzzle(kind) {
     if (kind === this.#puzzle) return;
     this.#puzzle = kind;
-    this.intro.textContent = WORDING[kind].intro;
+    this.intro.textContent = say(kind, 'intro', { cells: MAX_CELLS });
     this.result.hidden = this.#explored?.kind !== kind;
     this.message.textContent = '';
     if (this.#running) {
@@ -125,41 +114,38 @@ export class Explorer {
         const known = solving.goal ? null : (await this.#explored12())?.[`${rows}x${cols}`];
         if (known) {
           const command = this.#precomputed.command.replace('SHAPE', `${rows}x${cols}`);
-          this.message.textContent = `Computed ahead with \`${command}\` (the numpy engine) and served with the site.`;
+          this.message.textContent = t('explore.ahead', { command });
           this.#show(known, { puzzle: 'sliding', kind });
           return;
         }
         const positions = factorial(rows * cols) / 2n;
-        this.message.textContent = `A ${rows}x${cols} board has ${formatCount(positions)} positions that `
-          + `can reach the goal: too many to list in a browser. Explore works on boards of up to ${MAX_CELLS} cells`
-          + ' (and on 3x4, 4x3, 2x6 and 6x2 with their usual goal, from results computed ahead).';
+        this.message.textContent = t('explore.too-many', { rows, cols, count: formatCount(positions), cells: MAX_CELLS });
         return;
       }
       request = { shape: `${rows}x${cols}` };
       if (solving.goal) request.goal = solving.goal;
     }
     const explored = { puzzle: solving.puzzle, kind, rule: solving.rule ?? PRESETS[solving.puzzle]?.rule };
-    const { root, positions } = WORDING[kind];
     this.#running = true;
     this.#stopped = false;
-    this.message.textContent = 'Exploring…';
+    this.message.textContent = t('explore.running');
     this.#controls();
     this.onBusy();
     const answer = await this.solver.explore(request, event => {
       if (event.type === 'progress' && !this.#stopped) {
-        this.message.textContent = `Exploring: ${formatCount(event.expanded)} ${positions.toLowerCase()} so far, `
-          + `${event.depth} moves from ${root}, ${formatElapsed(event.elapsed_s)}`;
+        this.message.textContent = say(kind, 'progress', { count: event.expanded, depth: event.depth,
+          time: formatElapsed(event.elapsed_s) });
       }
     });
     this.#running = false;
     if (this.#stopped) {
-      this.message.textContent = 'Exploring stopped: the puzzle type changed.';
+      this.message.textContent = t('explore.stopped');
     } else if (answer.ok) {
       this.message.textContent = '';
       this.#show(answer, explored);
     } else {
       this.message.textContent = answer.error.code === 'cancelled'
-        ? 'Exploring cancelled.' : `Could not explore: ${answer.error.message}.`;
+        ? t('explore.cancelled') : t('explore.failed', { problem: errorText(answer.error) });
     }
     this.#controls();
     this.onBusy();
@@ -182,15 +168,16 @@ export class Explorer {
     this.#answer = answer;
     this.#explored = explored;
     const { kind } = explored;
-    const words = WORDING[kind];
     const goal = this.#parse(answer.goal);
     this.result.hidden = false;
-    this.caption.textContent = kind === 'sliding' ? `${goal.rows}x${goal.cols}, goal ${answer.goal}`
-      : `${PRESETS[explored.puzzle]?.title ?? 'Custom token puzzle'} (${explored.rule} moves), `
-        + `start ${answer.board}, goal ${answer.goal}`;
+    this.caption.textContent = kind === 'sliding'
+      ? t('explore.caption-sliding', { rows: goal.rows, cols: goal.cols, goal: answer.goal })
+      : t('explore.caption-tokens', { puzzle: t(PRESETS[explored.puzzle] ? `preset.${explored.puzzle}.title` : 'puzzle.tokens'),
+        rule: t(`rule.${explored.rule}`), start: answer.board, goal: answer.goal });
     const totals = [
-      [words.positions, formatCount(answer.states)], ['Max distance', `${answer.max_depth} moves`],
-      ['Farthest', formatCount(answer.farthest_count)], ['Time', formatSeconds(answer.stats.elapsed_s)],
+      [say(kind, 'positions'), formatCount(answer.states)],
+      [t('explore.max-distance'), t('result.moves-count', { count: answer.max_depth })],
+      [t('explore.farthest'), formatCount(answer.farthest_count)], [t('stat.time'), formatSeconds(answer.stats.elapsed_s)],
     ];
     this.totals.replaceChildren(...totals.map(([name, value]) => {
       const div = document.createElement('div');
@@ -199,29 +186,28 @@ export class Explorer {
     }));
     this.goalNote.hidden = kind === 'sliding';
     this.goalNote.textContent = goalText(answer.board_depth);
-    this.chartTitle.textContent = `${words.positions} at each distance from ${words.root}`;
+    this.chartTitle.textContent = say(kind, 'chart');
     this.#drawChart();
-    this.farthestTitle.textContent = `Farthest ${words.position}s`;
+    this.farthestTitle.textContent = say(kind, 'farthest');
     this.farthest.replaceChildren(...answer.farthest.map(board => {
       const button = document.createElement('button');
       button.type = 'button';
       button.dataset.board = board;
-      button.title = `Load this ${words.position} onto the board`;
+      button.title = say(kind, 'load');
       const preview = kind === 'sliding' ? miniBoard(this.#parse(board)) : this.#tokenPreview(board);
       preview.setAttribute('aria-hidden', 'true');
       const name = document.createElement('span');  // the name screen readers read: the board as text
       name.className = 'visually-hidden';
-      name.textContent = `Load ${board}`;
+      name.textContent = t('explore.load-board', { board });
       button.append(name, preview);
       const item = document.createElement('li');
       item.append(button);
       return item;
     }));
     const shown = answer.farthest.length;
-    const load = kind === 'sliding' ? 'load it onto the board' : 'load it onto the board as the start (the goal stays)';
-    this.farthestNote.textContent = (shown < answer.farthest_count
-      ? `The first ${shown} of ${formatCount(answer.farthest_count)}, ` : `${shown === 1 ? 'It is' : `All ${shown} are`} `)
-      + `${answer.max_depth} moves from ${words.root}. Choose one to ${load}.`;
+    const which = shown < answer.farthest_count ? 'first' : shown === 1 ? 'one' : 'all';
+    this.farthestNote.textContent = say(kind, `farthest-${which}`, { shown, count: answer.farthest_count,
+      depth: answer.max_depth });
   }
 
   #parse(text) {
@@ -237,15 +223,15 @@ export class Explorer {
   #drawChart() {
     const answer = this.#answer;
     if (!answer) return;
-    const { root, position, positions } = WORDING[this.#explored.kind];
-    const count = n => `${formatCount(n)} ${plural(n, position)}`;
+    const { kind } = this.#explored;
+    const most = Math.max(...answer.depths);
     this.chart.log = this.logScale.checked;
-    this.chart.label = `${positions} at each distance from ${root}, 0 to `
-      + `${answer.max_depth} moves${this.chart.log ? ', log scale' : ''}; the most, `
-      + `${formatCount(Math.max(...answer.depths))}, at distance ${answer.depths.indexOf(Math.max(...answer.depths))}`;
+    this.chart.label = say(kind, this.chart.log ? 'chart-label-log' : 'chart-label', { depth: answer.max_depth, most,
+      at: answer.depths.indexOf(most) });
     this.chart.draw(answer.depths.map((n, depth) => ({
       label: String(depth), value: n,
-      title: `${moves(depth)}: ${count(n)}${depth === answer.board_depth ? ', the goal among them' : ''}`,
+      title: say(kind, depth === answer.board_depth ? 'bar-goal' : 'bar', {
+        moves: t('result.moves-count', { count: depth }), count: n }),
       tone: depth === answer.max_depth ? 'highlight' : '',
     })));
   }
@@ -268,12 +254,10 @@ function element(tag, text) {
 /** Where the goal lies among the arrangements explored from the start: its distance, none when it is unreachable
  * (the engine's None arrives as undefined). */
 function goalText(depth) {
-  if (depth == null) return 'The goal is not among them: it cannot be reached from the start.';
-  if (depth === 0) return 'The start is the goal.';
-  return `The goal is among them, ${moves(depth)} from the start: its shortest solution is ${moves(depth)}.`;
+  if (depth == null) return t('explore.goal-unreachable');
+  if (depth === 0) return t('explore.goal-start');
+  return t('explore.goal-at', { count: depth });
 }
-
-const moves = n => `${n} ${plural(n, 'move')}`;
 
 function factorial(n) {
   let f = 1n;

@@ -1,32 +1,33 @@
-// Numbers and words as the page writes them: counts with thousands separators, durations, short axis numbers and
-// plurals. A figure that is missing (or not a number) is written '–', never 'NaN'.
+// Numbers as the page writes them, in its language (i18n.js): counts with digit groups, durations and short axis
+// numbers. A figure that is missing (or not a number) is written '–', never 'NaN'.
 //
 //   formatCount(181440)     // '181,440' (BigInts too)
 //   formatLarge(12345678)   // '12.35 M': counts in a narrow readout
 //   formatSeconds(0.25)     // '250 ms', '1.25 s': a finished search's time
 //   formatElapsed(1.234)    // '1.2 s': a running clock
 //   compact(15000)          // '15k': axes and bar ends
-//   plural(2, 'move')       // 'moves'
+import { formatNumber, t } from './i18n.js';
+
 
 export const MISSING = '–';
 
-/** A count with thousands separators ('181,440'), or '–' when it is missing. */
-export const formatCount = n => (typeof n === 'bigint' || Number.isFinite(n) ? n.toLocaleString('en-US') : MISSING);
+/** A count with digit groups ('181,440'), or '–' when it is missing. */
+export const formatCount = formatNumber;
 
 /** A count that may run into the millions, kept short: '950,123', then '12.35 M' and '123 M'. */
 export function formatLarge(n) {
   if (!Number.isFinite(n) || n < 1e6) return formatCount(n);
-  return `${(n / 1e6).toFixed(n < 1e8 ? 2 : 0)} M`;
+  return t('unit.millions', { n: (n / 1e6).toFixed(n < 1e8 ? 2 : 0) });
 }
 
 /** A duration: '250 ms' under a second, else '1.25 s'. */
 export function formatSeconds(s) {
   if (!Number.isFinite(s)) return MISSING;
-  return s < 1 ? `${Math.round(s * 1000)} ms` : `${s.toFixed(2)} s`;
+  return s < 1 ? t('unit.ms', { n: Math.round(s * 1000) }) : t('unit.s', { n: s.toFixed(2) });
 }
 
 /** The time a task has run so far, to a tenth of a second: '1.2 s'. */
-export const formatElapsed = s => (Number.isFinite(s) ? `${s.toFixed(1)} s` : MISSING);
+export const formatElapsed = s => (Number.isFinite(s) ? t('unit.s', { n: s.toFixed(1) }) : MISSING);
 
 /** 950, 12k, 1.5M: short numbers for axes and bar ends. */
 export function compact(n) {
@@ -36,5 +37,3 @@ export function compact(n) {
   return `${+(n / 1e9).toPrecision(3)}G`;
 }
 
-/** The word for `n` of it: 'move' for 1, 'moves' otherwise. */
-export const plural = (n, word) => (n === 1 ? word : `${word}s`);

@@ -14,6 +14,7 @@ import {
   PRESETS, applyTokenMove, formatTokenBoard, moveName, parseTokenBoard, refusal, squareName,
 } from './tokens.js';
 import { pieceName } from './tokens_board.js';
+import { t } from './i18n.js';
 
 const ARROWS = { up: '↑', down: '↓', left: '←', right: '→' };
 const DEFAULT_BOARD = '8 6 7/2 5 4/3 0 1';  // the page opens on this 8-puzzle
@@ -21,9 +22,9 @@ const CUSTOM_TOKENS = { board: 'B.W/.#./W.B', goal: 'W.B/.#./B.W', rule: 'king' 
 
 export const SLIDING = {
   family: 'sliding',  // what the engine's catalogue calls it
-  thing: 'tile',      // what a move moves, as the page names it
-  help: 'Click or tap a tile in the gap\'s row or column, swipe the board, or use the arrow keys.',
-  moved: 'you moved a tile',
+  thing: 'tile',      // what a move moves: the catalogue's thing.tile
+  help: 'play.help',
+  moved: 'reason.moved-tile',
   parse: text => parseBoard(text),
   format: (board, sep = ' ') => formatBoard(board.cells, board.cols, sep),
   defaultGoal: board => defaultGoal(board.rows, board.cols),
@@ -34,24 +35,24 @@ export const SLIDING = {
   },
   apply: applyMove,
   run: (board, tile) => (applyMove(board, tile) ? [tile] : runTo(board, tile) ?? [tile]),  // a tap slides a run
-  refusal: (board, tile) => `Tile ${tile} is not next to the gap.`,
-  announce: (board, tiles) => `${tiles.join(', ')} slid ${moveDirection(board, tiles[0])}`,
+  refusal: (board, tile) => t('play.not-next', { tile }),
+  announce: (board, tiles) => t('play.slid', { tiles: tiles.join(', '), direction: t(`dir.${moveDirection(board, tiles[0])}`) }),
   moveLabel(board, tile) {
     const direction = moveDirection(board, tile);
-    return { text: `${tile}${ARROWS[direction]}`, label: `tile ${tile} ${direction}` };
+    return { text: `${tile}${ARROWS[direction]}`, label: t('move.tile', { tile, direction: t(`dir.${direction}`) }) };
   },
-  hintText: (board, tile) => `move tile ${tile} ${moveDirection(board, tile)}`,
-  hintTile: (board, tile) => `move tile ${tile}`,
+  hintText: (board, tile) => t('hint.tile-move', { tile, direction: t(`dir.${moveDirection(board, tile)}`) }),
+  hintTile: (board, tile) => t('hint.tile', { tile }),
   keyMove: tileForArrow,  // the tile an arrow key moves (null: none, or not an arrow)
 };
 
-const piece = (board, move) => pieceName(board.cells[move[0]], board.rule).toLowerCase();
+const piece = (board, move) => pieceName(board.cells[move[0]], board.rule, { within: true });
 
 export const TOKENS = {
   family: 'tokens',
   thing: 'piece',
-  help: 'Click a piece, then one of the marked squares it can move to.',
-  moved: 'you moved a piece',
+  help: 'play.help-tokens',
+  moved: 'reason.moved-piece',
   parse: (text, puzzle, rule = PRESETS[puzzle]?.rule) => parseTokenBoard(text, rule),
   format: board => formatTokenBoard(board),
   defaultGoal: (board, puzzle) => parseTokenBoard(PRESETS[puzzle].goal, board.rule).cells,
@@ -65,8 +66,8 @@ export const TOKENS = {
   refusal,
   announce: (board, moves) => `${piece(board, moves[0])} ${moveName(board, moves[0])}`,
   moveLabel: (board, move) => ({ text: moveName(board, move), label: moveName(board, move) }),
-  hintText: (board, move) => `move the ${piece(board, move)} ${moveName(board, move)}`,
-  hintTile: (board, move) => `move the ${piece(board, move)} on ${squareName(board, move[0])}`,
+  hintText: (board, move) => t('hint.piece-move', { piece: piece(board, move), move: moveName(board, move) }),
+  hintTile: (board, move) => t('hint.piece', { piece: piece(board, move), square: squareName(board, move[0]) }),
   keyMove: () => null,  // pieces are moved by clicks
 };
 

@@ -15,7 +15,7 @@
 // pattern databases, fetched as a solve would); 3x5 or 2x8 have no tables, and a search there may take minutes. atGoal(board) says whether a board is the goal; request(board) gives the shortest-solution request for a board; solving keeps the optimal
 // continuations met so far (a measured position makes the next hints instant, and a solved one needs no measuring).
 
-import { plural } from './format.js';
+import { errorText, t } from './i18n.js';
 
 const MAX_CELLS = 12;      // up to 12 cells a shortest solution is cheap (3x4 and 4x3 with their tables)
 const KEEP = 5000;         // distances kept
@@ -70,9 +70,7 @@ export class DistanceMeter {
     this.solver.cancelBackground();  // an older measurement still running: its answer would be ignored
     if (!this.on) return;
     if (!cheap(board)) {
-      this.#say('not available on this board: a shortest solution is cheap only up to 12 cells and on the 4x4 '
-        + '(Hint still names a move)',
-        'none');
+      this.#say(t('meter.not-here'), 'none');
       return;
     }
     const known = this.distance(board);
@@ -81,18 +79,18 @@ export class DistanceMeter {
       return;
     }
     if (this.solver.status !== 'ready') {
-      this.#say('waits for the solver to start…', 'wait');
+      this.#say(t('meter.wait-start'), 'wait');
       this.#waiting = { board, previous };
       return;
     }
-    this.#say('measuring…', 'wait');
+    this.#say(t('meter.measuring'), 'wait');
     const request = this.request(board);
     const stop = new AbortController();
     this.#stop = stop;
     const tables = await this.tables.load(request, { signal: stop.signal, onText: text => this.#say(text, 'wait') });
     if (seq !== this.#seq) return;
     if (tables?.needed && !tables.ok) {
-      this.#say('not available: the pattern databases could not be loaded', 'none');
+      this.#say(t('meter.no-tables'), 'none');
       return;
     }
     const answer = await this.solver.solve(request, () => {}, { background: true });
@@ -102,14 +100,14 @@ export class DistanceMeter {
       this.#keep(board, answer.length);
       this.#tell(board, answer.length, previous);
     } else if (answer.ok) {
-      this.#say('not available: no shortest solution was found', 'none');
+      this.#say(t('meter.not-found'), 'none');
     } else if (answer.error.code === 'unsolvable') {
-      this.#say('not available: the goal cannot be reached from here', 'none');
+      this.#say(t('meter.unsolvable'), 'none');
     } else if (['busy', 'cancelled', 'not_ready'].includes(answer.error.code)) {
-      this.#say('waits while the solver is busy…', 'wait');  // a search the user started goes first
+      this.#say(t('meter.wait-busy'), 'wait');  // a search the user started goes first
       this.#waiting = { board, previous };
     } else {
-      this.#say(`not available: ${answer.error.message}`, 'none');
+      this.#say(t('meter.failed', { problem: errorText(answer.error) }), 'none');
     }
   }
 
@@ -134,11 +132,11 @@ export class DistanceMeter {
   #tell(board, distance, previous) {
     this.#keep(board, distance);
     const before = previous ? this.distance(previous) : null;
-    let trend = '', text = `${distance} ${plural(distance, 'move')} from the goal`;
-    if (distance === 0) text = 'at the goal';
+    let trend = '', text = t('meter.distance', { count: distance });
+    if (distance === 0) text = t('meter.at-goal');
     if (before !== null && before !== distance) {
       trend = distance < before ? 'closer' : 'farther';
-      text += `: the last move went ${trend} (was ${before})`;
+      text += t(`meter.${trend}`, { before });
     }
     this.element.dataset.distance = distance;
     this.element.dataset.trend = trend;

@@ -14,6 +14,7 @@
 // move, which the page announces itself).
 
 import { lengthText } from './quick.js';
+import { t } from './i18n.js';
 
 const MAX_SLIDE_MS = 180;  // a tile slides at most this long while playing, and within most of one step's time
 
@@ -54,7 +55,7 @@ export class Playback {
       button.type = 'button';
       button.dataset.step = i + 1;
       button.textContent = text;
-      button.setAttribute('aria-label', `Step ${i + 1}: ${label}`);
+      button.setAttribute('aria-label', t('playback.step-label', { step: i + 1, label }));
       const item = document.createElement('li');
       item.append(button);
       items.push(item);
@@ -89,7 +90,7 @@ export class Playback {
     let board = shown.start;
     for (const move of shown.moves.slice(0, step)) board = this.rules().apply(board, move);
     shown.step = step;
-    ui.step.textContent = `Step ${step} of ${shown.moves.length}`;
+    ui.step.textContent = t('playback.step', { step, count: shown.moves.length });
     if (step === 0) ui.list.scrollTop = 0;  // the start has no move of its own to show
     for (const button of ui.list.querySelectorAll('button')) {
       const current = Number(button.dataset.step) === step;
@@ -123,7 +124,7 @@ export class Playback {
       if (shown.step < shown.moves.length) this.#showStep(shown.step + 1);
       if (shown.step === shown.moves.length) this.#pause();
     }, interval);
-    this.ui.play.textContent = 'Pause';
+    this.ui.play.textContent = t('playback.pause');
   }
 
   #pause() {
@@ -132,7 +133,7 @@ export class Playback {
     clearInterval(shown.timer);
     shown.timer = null;
     this.rules().view.slideMs = null;  // the player's own moves slide at the usual speed again
-    this.ui.play.textContent = 'Play';
+    this.ui.play.textContent = t('playback.play');
   }
 
   #toggle() {
@@ -141,7 +142,7 @@ export class Playback {
   }
 
   #changeSpeed() {
-    this.ui.speedOut.textContent = `${this.ui.speed.value} moves/s`;
+    this.ui.speedOut.textContent = t('playback.rate', { n: this.ui.speed.value });
     if (this.#shown?.timer) {
       this.#pause();
       this.#play();

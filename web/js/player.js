@@ -11,12 +11,12 @@
 // From the page: state (the page's: puzzle, board, start, goal, moves, history, hintLevel, hint), kind() (kinds.js),
 // and meter, solving, watch, playback, with render(), writeLink(), updateControls(), showResult(null) and say(text).
 
-import { plural } from './format.js';
 import { sameCells } from './sliding.js';
 import { MoveHistory, keepBest, readBest } from './play.js';
+import { t } from './i18n.js';
 
 const SWIPE_KEYS = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
-const HINT_LABELS = ['Hint', 'Hint: which {thing}?', 'Hint: the move', 'Hint: the move'];  // what the next press gives
+const HINT_LABELS = ['solver.hint', 'hint.which', 'hint.the-move', 'hint.the-move'];  // what the next press gives
 
 export class Player {
   constructor(ui, page) {
@@ -102,7 +102,7 @@ export class Player {
     if (this.page.playback.active) this.page.showResult(null);
     const before = state.board;
     state.board = redo ? entry.after : entry.before;
-    this.ui.announcer.textContent = `${redo ? 'Redone' : 'Undone'}: ${entry.count} ${plural(entry.count, 'move')}`;
+    this.ui.announcer.textContent = t(redo ? 'play.redone' : 'play.undone', { count: entry.count });
     this.#afterPlay(before, redo ? entry.count : -entry.count);
   }
 
@@ -110,8 +110,8 @@ export class Player {
   #afterPlay(before, count) {
     const { page } = this;
     const state = this.#state;
-    page.solving.stop(page.kind().moved);
-    page.watch.clear(page.kind().moved);
+    page.solving.stop(t(page.kind().moved));
+    page.watch.clear(t(page.kind().moved));
     state.moves += count;
     state.hint = null;
     state.hintLevel = 0;
@@ -130,13 +130,12 @@ export class Player {
     const state = this.#state;
     const moves = state.moves, start = state.start;
     const { best, improved, stored } = keepBest(this.key(start), moves);
-    const solved = `Solved in ${moves} ${plural(moves, 'move')}`;
-    const bestText = !stored ? '' : improved ? ' Your best here!' : ` Your best here is ${best}.`;
-    this.ui.message.textContent = `${solved}!${bestText}`;
+    const bestText = !stored ? '' : improved ? t('play.best-new') : t('play.best-is', { count: best });
+    this.ui.message.textContent = `${t('play.solved', { count: moves })}${bestText}`;
     this.showBest();
     const shortest = await this.page.meter.lengthOf(start);
     if (shortest !== null && state.start === start && state.moves === moves && this.#atGoal()) {
-      this.ui.message.textContent = `${solved}; the shortest is ${shortest}.${bestText}`;
+      this.ui.message.textContent = `${t('play.solved-shortest', { count: moves, shortest })}${bestText}`;
     }
   }
 
@@ -150,14 +149,14 @@ export class Player {
   showBest() {
     const best = readBest(this.key(this.#state.start));
     this.ui.best.hidden = best === null;
-    this.ui.best.textContent = best === null ? '' : `Your best for this position: ${best} ${plural(best, 'move')}.`;
+    this.ui.best.textContent = best === null ? '' : t('play.best', { count: best });
   }
 
   /** The Hint button says what its next press gives; data-level is the hint given so far (0 to 3). */
   showHintLevel() {
     const { hintLevel } = this.#state;
-    this.ui.hint.textContent = HINT_LABELS[hintLevel === 0 && this.page.meter.on ? 1 : hintLevel]
-      .replace('{thing}', this.page.kind().thing);
+    this.ui.hint.textContent = t(HINT_LABELS[hintLevel === 0 && this.page.meter.on ? 1 : hintLevel],
+      { thing: t(`thing.${this.page.kind().thing}`) });
     this.ui.hint.dataset.level = hintLevel;
   }
 
@@ -171,8 +170,7 @@ export class Player {
     if (state.hintLevel === 1) {
       meter.show(true);
       meter.update(state.board);
-      this.page.say('The distance meter shows how far the goal is, after every move. Press Hint again for the tile '
-        + 'to move.');
+      this.page.say(t('hint.meter'));
       return;
     }
     this.page.solving.run('hint', { detail: state.hintLevel === 2 ? 'tile' : 'move' });

@@ -22,6 +22,7 @@
 // SolverPool.latest (the pool last made) and pool.workers are there for the browser tests.
 
 import { Solver, failure } from './bridge.js';
+import { t } from './i18n.js';
 
 const START_AFTER_MS = 1000;
 export const MAX_WORKERS = 16;
@@ -171,7 +172,7 @@ export class SolverPool {
     let counted = 0;  // nodes of the subtrees searched so far (the progress line's)
     let replaced = 0;
     for (;;) {
-      if (running.cancelled) return failure('cancelled', 'the search was cancelled');
+      if (running.cancelled) return failure('cancelled', t('error.search-cancelled'));
       if (!step.ok) return step;
       for (const event of step.events) onProgress(event);  // each iteration's bound and nodes, as they end
       if (step.answer) return step.answer;
@@ -242,7 +243,7 @@ export class SolverPool {
       do {  // again if a worker taken away gave subtrees back after the others had finished
         await Promise.all(members.filter(active).map(work));
       } while (queue.length && !done());
-      if (running.cancelled) return failure('cancelled', 'the search was cancelled');
+      if (running.cancelled) return failure('cancelled', t('error.search-cancelled'));
       if (failed) return failed;
       step = await this.solver.poolNext(base, {
         searched, workers: members.map(m => ({ expanded: m.expanded })), workers_replaced: replaced,

@@ -5,7 +5,8 @@
 //   view.show();                                           // after any change of the pool (its onChange)
 
 import { MAX_WORKERS, SolverPool, WORKER_MB } from './pool.js';
-import { formatLarge, plural } from './format.js';
+import { formatLarge } from './format.js';
+import { t } from './i18n.js';
 
 const MAX_WORKERS_SHOWN = 8;  // the selector offers 1 to this, or one per core if there are more
 
@@ -14,7 +15,7 @@ export class PoolView {
     Object.assign(this, { pool, select, status });
     const { cores } = SolverPool.defaultSize();
     for (let n = 1; n <= Math.min(MAX_WORKERS, Math.max(MAX_WORKERS_SHOWN, cores)); n++) {
-      select.add(new Option(n === 1 ? '1 (no pool)' : String(n), String(n)));
+      select.add(new Option(n === 1 ? t('pool.one') : String(n), String(n)));
     }
     select.value = String(pool.size);
     select.addEventListener('change', () => { pool.size = Number(select.value); });
@@ -24,17 +25,14 @@ export class PoolView {
   show() {
     const { pool } = this;
     const { cores, memoryGB, fits } = SolverPool.defaultSize();
-    let text = `${cores} ${plural(cores, 'core')}`;
-    if (fits !== null && pool.size === fits) {
-      text += ` (${fits} ${plural(fits, 'worker')}: each needs about ${WORKER_MB} MB, and a quarter of this device's `
-        + `${memoryGB} GB of memory holds ${fits})`;
-    }
+    let text = t('pool.cores', { count: cores });
+    if (fits !== null && pool.size === fits) text += t('pool.memory', { count: fits, mb: WORKER_MB, gb: memoryGB });
     const extra = pool.size - 1;
-    if (extra > 0 && !pool.started) text += '; the pool starts with the first long IDA* search';
-    else if (extra > 0) text += `; ${pool.ready} of ${pool.size} workers ready`;
+    if (extra > 0 && !pool.started) text += t('pool.not-started');
+    else if (extra > 0) text += t('pool.ready', { ready: pool.ready, count: pool.size });
     if (pool.last) {
       const nodes = pool.last.workers.map(w => formatLarge(w.expanded)).join(' · ');
-      text += `. Last search on the pool: ${pool.last.workers.length} workers, ${nodes} nodes`;
+      text += t('pool.last', { count: pool.last.workers.length, nodes });
     }
     this.status.textContent = text;
     this.status.dataset.ready = String(pool.ready);

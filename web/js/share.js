@@ -24,6 +24,7 @@
 
 import { BoardError, defaultGoal, formatBoard, parseBoard, sameCells } from './sliding.js';
 import { PRESETS, RULES, TokenError, formatTokenBoard, pairProblem, parseTokenBoard } from './tokens.js';
+import { t } from './i18n.js';
 
 export class LinkError extends Error {}
 
@@ -43,12 +44,12 @@ const PUZZLES = {
   sliding: {
     parse(text, what) {
       if (!SLIDING_BOARD.test(text)) {
-        throw new LinkError(`the ${what} must be numbers separated by commas, rows by '/', e.g. 1,2,3/4,5,6/7,8,0`);
+        throw new LinkError(t('link.sliding-format', { what: t(`link.${what}`) }));
       }
       try {
         return parseBoard(text);
       } catch (e) {
-        if (e instanceof BoardError) throw new LinkError(`the ${what} is not valid: ${e.message}`);
+        if (e instanceof BoardError) throw new LinkError(t('link.invalid', { what: t(`link.${what}`), problem: e.message }));
         throw e;
       }
     },
@@ -56,7 +57,7 @@ const PUZZLES = {
     isDefaultGoal: (board, goal) => sameCells(goal.cells, defaultGoal(board.rows, board.cols)),
     sameShape: (a, b) => a.rows === b.rows && a.cols === b.cols,
     check(board, goal, fields) {
-      if (fields.rule) throw new LinkError('a sliding puzzle has no move rule');
+      if (fields.rule) throw new LinkError(t('link.sliding-rule'));
     },
   },
   ...Object.fromEntries(Object.keys(PRESETS).map(name => [name, tokenCodec(name)])),
@@ -70,12 +71,12 @@ function tokenCodec(preset) {
   return {
     parse(text, what, fields) {
       if (!TOKEN_BOARD.test(text)) {
-        throw new LinkError(`the ${what} must be rows of letters (pieces), '.' (empty) and '#' (removed) separated by '/'`);
+        throw new LinkError(t('link.tokens-format', { what: t(`link.${what}`) }));
       }
       try {
         return parseTokenBoard(text, ruleOf(fields));
       } catch (e) {
-        if (e instanceof TokenError) throw new LinkError(`the ${what} is not valid: ${e.message}`);
+        if (e instanceof TokenError) throw new LinkError(t('link.invalid', { what: t(`link.${what}`), problem: e.message }));
         throw e;
       }
     },
@@ -84,15 +85,15 @@ function tokenCodec(preset) {
     sameShape: (a, b) => a.rows === b.rows && a.cols === b.cols,
     check(board, goal, fields) {
       if (fixed && fields.rule && fields.rule !== fixed.rule) {
-        throw new LinkError(`the ${preset} puzzle always uses ${fixed.rule} moves`);
+        throw new LinkError(t('link.preset-rule', { preset, rule: t(`rule.${fixed.rule}`) }));
       }
-      if (!fixed && !fields.rule) throw new LinkError('the link does not say how the pieces move (rule)');
+      if (!fixed && !fields.rule) throw new LinkError(t('link.no-rule'));
       if (!Object.hasOwn(RULES, ruleOf(fields))) {
-        throw new LinkError(`'${fields.rule.slice(0, 20)}' is not a move rule: use ${Object.keys(RULES).join(', ')}`);
+        throw new LinkError(t('link.bad-rule', { rule: fields.rule.slice(0, 20), rules: Object.keys(RULES).join(', ') }));
       }
-      if (!fixed && !goal) throw new LinkError('the link has no goal');
+      if (!fixed && !goal) throw new LinkError(t('link.no-goal'));
       const problem = pairProblem(board, goal ?? parseTokenBoard(fixed.goal, fixed.rule));
-      if (problem) throw new LinkError(`the board and goal do not match: ${problem}`);
+      if (problem) throw new LinkError(t('link.mismatch', { problem }));
     },
   };
 }
@@ -105,51 +106,51 @@ function tokenCodec(preset) {
 export function parseFragment(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
   if (!text) return null;
-  if (text.length > MAX_LINK + 3 * MAX_CODE) throw new LinkError('the link is too long');
+  if (text.length > MAX_LINK + 3 * MAX_CODE) throw new LinkError(t('link.too-long'));
   const fields = {};
   let codeChars = 0;  // the code's part of the link, which has a limit of its own
   for (const part of text.split('&')) {
     const eq = part.indexOf('=');
     const key = eq < 0 ? part : part.slice(0, eq);
-    if (!KEYS.includes(key)) throw new LinkError(`'${key.slice(0, 20)}' is not something a link can set`);
-    if (key in fields) throw new LinkError(`'${key}' is given twice`);
+    if (!KEYS.includes(key)) throw new LinkError(t('link.unknown-key', { key: key.slice(0, 20) }));
+    if (key in fields) throw new LinkError(t('link.twice', { key }));
     let value = '';
     try {
       if (eq >= 0) value = decodeURIComponent(part.slice(eq + 1));
     } catch {
-      throw new LinkError(`the ${key} is not properly encoded`);
+      throw new LinkError(t('link.encoding', { key }));
     }
-    if (!value) throw new LinkError(`'${key}' has no value`);
+    if (!value) throw new LinkError(t('link.no-value', { key }));
     fields[key] = value;
     if (key === 'code') codeChars = part.length + 1;
   }
-  if (text.length - codeChars > MAX_LINK) throw new LinkError('the link is too long');
-  if (!fields.puzzle) throw new LinkError('the link does not say which puzzle it is');
+  if (text.length - codeChars > MAX_LINK) throw new LinkError(t('link.too-long'));
+  if (!fields.puzzle) throw new LinkError(t('link.no-puzzle'));
   const codec = Object.hasOwn(PUZZLES, fields.puzzle) ? PUZZLES[fields.puzzle] : null;
-  if (!codec) throw new LinkError(`'${fields.puzzle.slice(0, 20)}' is not a puzzle type this page knows`);
-  if (!fields.board) throw new LinkError('the link has no board');
+  if (!codec) throw new LinkError(t('link.bad-puzzle', { puzzle: fields.puzzle.slice(0, 20) }));
+  if (!fields.board) throw new LinkError(t('link.no-board'));
   const board = codec.parse(fields.board, 'board', fields);
   let goal = null;
   if (fields.goal) {
     goal = codec.parse(fields.goal, 'goal', fields);
-    if (!codec.sameShape(board, goal)) throw new LinkError('the goal does not have the same shape as the board');
+    if (!codec.sameShape(board, goal)) throw new LinkError(t('link.goal-shape'));
   }
   codec.check(board, goal, fields);
   if (goal && codec.isDefaultGoal(board, goal)) goal = null;
   for (const key of ['algorithm', 'heuristic']) {
-    if (fields[key] && !NAME.test(fields[key])) throw new LinkError(`'${fields[key].slice(0, 20)}' is not a valid ${key} name`);
+    if (fields[key] && !NAME.test(fields[key])) throw new LinkError(t(`link.bad-${key}`, { name: fields[key].slice(0, 20) }));
   }
   if (fields.weight !== undefined) {
-    if (fields.algorithm !== 'weighted') throw new LinkError('a weight is for weighted A* (algorithm=weighted)');
-    if (!WEIGHT.test(fields.weight)) throw new LinkError('the weight must be a number from 1 to 10, like 2 or 1.5');
+    if (fields.algorithm !== 'weighted') throw new LinkError(t('link.weight-for'));
+    if (!WEIGHT.test(fields.weight)) throw new LinkError(t('link.weight-range'));
   }
   if (fields.code !== undefined) {
-    if (fields.heuristic !== 'yours') throw new LinkError("code is a heuristic's: it goes with heuristic=yours");
-    if (fields.code.length > MAX_CODE) throw new LinkError(`the heuristic's code is longer than ${MAX_CODE} characters`);
+    if (fields.heuristic !== 'yours') throw new LinkError(t('link.code-for'));
+    if (fields.code.length > MAX_CODE) throw new LinkError(t('link.code-long', { count: MAX_CODE }));
   }
   if (fields.trace !== undefined) {
-    if (!fields.algorithm) throw new LinkError('a trace link must say which algorithm it traces');
-    if (!STEP.test(fields.trace)) throw new LinkError('the trace step must be a whole number, like 0 or 40');
+    if (!fields.algorithm) throw new LinkError(t('link.trace-algorithm'));
+    if (!STEP.test(fields.trace)) throw new LinkError(t('link.trace-step'));
   }
   return {
     puzzle: fields.puzzle, board, goal, algorithm: fields.algorithm ?? null, heuristic: fields.heuristic ?? null,
@@ -204,10 +205,10 @@ export class PageLink {
     this.write();
     try {
       await navigator.clipboard.writeText(location.href);
-      this.copied.textContent = 'Link copied.';
+      this.copied.textContent = t('share.copied');
     } catch {
       this.field.select();
-      this.copied.textContent = 'Select the link above and copy it.';
+      this.copied.textContent = t('share.select');
     }
   }
 

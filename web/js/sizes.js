@@ -8,6 +8,7 @@
 //   sizes.show(board, previous);      // the selector follows the board; a new number of cells picks the shuffle
 
 import { defaultGoal, randomPosition, scramble } from './sliding.js';
+import { t } from './i18n.js';
 
 const SIZES = ['2x2', '2x3', '3x3', '3x4', '4x4', '4x5', '5x5'];
 const RANDOM_UP_TO = 12;  // boards up to this many cells shuffle to any position; larger ones by moves
@@ -20,7 +21,7 @@ export class SizeControls {
     size.addEventListener('change', () => {
       const [rows, cols] = size.value.split('x').map(Number);
       const goal = defaultGoal(rows, cols);
-      onBoard({ rows, cols, cells: goal.slice() }, goal, 'Press Shuffle to mix the tiles.');
+      onBoard({ rows, cols, cells: goal.slice() }, goal, t('puzzle.press-shuffle'));
     });
     shuffle.addEventListener('click', () => {
       const { board, goal } = current();
@@ -33,7 +34,7 @@ export class SizeControls {
     const shape = `${board.rows}x${board.cols}`;
     this.size.querySelector('option[data-custom]')?.remove();
     if (!SIZES.includes(shape)) {
-      const option = new Option(`${shape} (typed)`, shape);
+      const option = new Option(t('puzzle.typed-size', { shape }), shape);
       option.dataset.custom = '';
       this.size.append(option);
     }

@@ -1,6 +1,8 @@
 // The sliding-tile puzzle in the page: board text, moves, shuffles. It mirrors slidelab.puzzles.sliding (same text
 // format, same limits) so the board is playable before Python has loaded; the solver itself stays in Python.
 
+import { t } from './i18n.js';
+
 export const MIN_SIDE = 2;
 export const MAX_SIDE = 10;
 const BLANK_NAMES = new Set(['0', '_', '.']);
@@ -10,17 +12,17 @@ export class BoardError extends Error {}
 /** Parse board text like `8 6 7/2 5 4/3 0 1` into {rows, cols, cells}; throw BoardError with a clear reason. */
 export function parseBoard(text) {
   text = String(text ?? '').trim();
-  if (!text) throw new BoardError("the board is empty; write rows separated by '/', e.g. 1 2 3/4 5 6/7 8 0");
-  if (text.length > 2000) throw new BoardError('the board text is too long');
+  if (!text) throw new BoardError(t('board.empty'));
+  if (text.length > 2000) throw new BoardError(t('board.too-long'));
   const rowsText = text.split(/\s*(?:\/|\n|;)\s*/);
   if (rowsText.some(r => !r.replace(/[ ,]/g, ''))) {
-    throw new BoardError("a row is empty; write rows separated by '/', e.g. 1 2 3/4 5 6/7 8 0");
+    throw new BoardError(t('board.row-empty'));
   }
   const grid = rowsText.map(r => r.split(/[\s,]+/).filter(Boolean));
   const cols = grid[0].length;
   grid.forEach((row, i) => {
     if (row.length !== cols) {
-      throw new BoardError(`row ${i + 1} has ${row.length} cells but row 1 has ${cols}; every row needs the same length`);
+      throw new BoardError(t('board.row-length', { row: i + 1, count: row.length, first: cols }));
     }
   });
   const rows = grid.length;
@@ -28,23 +30,23 @@ export function parseBoard(text) {
   const cells = grid.flat().map(c => {
     if (BLANK_NAMES.has(c)) return 0;
     if (/^\d{1,4}$/.test(c)) return Number(c);
-    throw new BoardError(`'${c.slice(0, 20)}' is not a tile number (tiles are 1..N-1, the blank is 0, _ or .)`);
+    throw new BoardError(t('board.not-tile', { text: c.slice(0, 20) }));
   });
   const n = rows * cols;
   const seen = new Set();
   for (const c of cells) {  // the checks come in the engine's order, so both give the same reason
-    if (seen.has(c)) throw new BoardError(c === 0 ? 'the blank appears more than once' : `tile ${c} appears more than once`);
+    if (seen.has(c)) throw new BoardError(c === 0 ? t('board.blank-twice') : t('board.tile-twice', { tile: c }));
     seen.add(c);
   }
-  if (!seen.has(0)) throw new BoardError('the board has no blank (write 0, _ or . for it)');
+  if (!seen.has(0)) throw new BoardError(t('board.no-blank'));
   const largest = Math.max(...cells);
-  if (largest >= n) throw new BoardError(`tile ${largest} is too large for a ${rows}x${cols} board (tiles are 1..${n - 1})`);
+  if (largest >= n) throw new BoardError(t('board.tile-large', { tile: largest, rows, cols, largest: n - 1 }));
   return { rows, cols, cells };
 }
 
 export function checkShape(rows, cols) {
   if (!(rows >= MIN_SIDE && rows <= MAX_SIDE && cols >= MIN_SIDE && cols <= MAX_SIDE)) {
-    throw new BoardError(`a ${rows}x${cols} board is not supported: each side must be ${MIN_SIDE} to ${MAX_SIDE}`);
+    throw new BoardError(t('board.size', { rows, cols, min: MIN_SIDE, max: MAX_SIDE }));
   }
 }
 

@@ -2,6 +2,8 @@
 //
 //   const status = new SolverStatus({ status, text, time });   // data-state on `status` says it to the tests
 //   status.show('loading', 'Starting Python');
+import { t } from './i18n.js';
+
 
 const SLOW_START_S = 45;  // a solver still loading after this long may have failed inside its worker
 
@@ -21,7 +23,7 @@ export class SolverStatus {
     const started = performance.now();  // a clock, not announced to screen readers
     this.#timer = setInterval(() => {
       const seconds = Math.round((performance.now() - started) / 1000);
-      this.time.textContent = ` ${seconds} s${seconds > SLOW_START_S ? ' (slow: reload the page to retry)' : ''}`;
+      this.time.textContent = ` ${t(seconds > SLOW_START_S ? 'status.seconds-slow' : 'status.seconds', { n: seconds })}`;
     }, 500);
   }
 }

@@ -21,15 +21,13 @@
 // (null: none; detail 'tile': only the tile or piece, not where it goes). `stats` is the StatsPanel that follows a
 // search.
 
-import { MISSING, formatCount, formatElapsed, formatLarge, plural } from './format.js';
+import { MISSING, formatCount, formatElapsed, formatLarge } from './format.js';
 import { QUICK_OFFER_S, offerAtOnce, quickApplies, quickRequest } from './quick.js';
+import { errorText, t } from './i18n.js';
 
 const LONG_SEARCH_S = 8;    // after this long, say that a search may take much longer
 const CACHE_LIMIT = 20000;  // positions whose optimal continuation is known (for instant hints)
-const SEARCHING = {
-  solve: 'Searching for a shortest solution…', hint: 'Looking for the best next move…',
-  quick: 'Finding a solution quickly (not necessarily shortest)…',
-};
+const SEARCHING = { solve: 'solve.searching', hint: 'solve.hinting', quick: 'solve.quick' };  // catalogue keys
 
 export class Solving {
   #task = null;         // {kind, stopReason: null | text, offerQuick, stop: AbortController, finished} while it runs
@@ -79,7 +77,7 @@ export class Solving {
     this.#showProgress(false);
     page.onBusy();
     if (task.stopReason !== null) {
-      page.say(task.stopReason ? `Search stopped: ${task.stopReason}.` : 'Search cancelled.');
+      page.say(task.stopReason ? t('solve.stopped', { reason: task.stopReason }) : t('solve.cancelled'));
     } else if (answer.ok) {
       if (answer.optimal) this.remember(start, answer.moves);
       if (kind !== 'hint') {
@@ -89,11 +87,11 @@ export class Solving {
         this.#showHint(answer, detail);
       }
     } else if (answer.error.code === 'unsolvable') {
-      page.say(answer.error.message, 'explain');
+      page.say(errorText(answer.error), 'explain');
     } else if (answer.error.code === 'limit') {
-      page.say(`No solution found: ${answer.error.message}.`, 'error');
+      page.say(t('solve.limit', { problem: errorText(answer.error) }), 'error');
     } else {
-      page.say(`The solver could not answer: ${answer.error.message}.`, 'error');
+      page.say(t('solve.failed', { problem: errorText(answer.error) }), 'error');
     }
   }
 
@@ -110,7 +108,7 @@ export class Solving {
   async quick() {
     const running = this.#task;
     if (running) {
-      this.stop('switched to the quick solver');
+      this.stop(t('reason.quick'));
       await running.finished;
     }
     this.run('quick');
@@ -150,10 +148,9 @@ export class Solving {
       },
     });
     if (!outcome?.needed) return request;
-    page.say(SEARCHING[task.kind]);
+    page.say(t(SEARCHING[task.kind]));
     if (outcome.ok) return request;
-    page.notice(`The pattern databases could not be loaded (${outcome.message}); searching without them, with `
-      + 'walking distance, which is much slower on hard positions. The quick solver answers at once.');
+    page.notice(t('tables.failed-search', { problem: outcome.message }));
     task.offerQuick = true;
     page.onBusy();
     return { ...request, heuristic: 'auto' };
@@ -174,14 +171,13 @@ export class Solving {
   #showHint({ moves, optimal }, detail = 'move') {
     const page = this.#page;
     if (!moves.length) {
-      page.say('This is the goal: nothing to move.');
+      page.say(t('hint.at-goal'));
       return;
     }
-    const togo = optimal ? `${moves.length} ${plural(moves.length, 'move')} to go`
-      : `from a ${moves.length}-move solution found quickly, not necessarily shortest`;
+    const togo = t(optimal ? 'hint.to-go' : 'hint.from-quick', { count: moves.length });
     const hint = detail === 'tile' ? page.rules().hintTile(page.board(), moves[0])
       : page.rules().hintText(page.board(), moves[0]);
-    page.say(`Hint: ${hint} (${togo}).`);
+    page.say(t('hint.says', { hint, togo }));
     page.onHint(moves[0], detail);
   }
 
@@ -210,7 +206,7 @@ export class Solving {
       this.#page.onBusy();
     }
     if (event.elapsed_s > LONG_SEARCH_S && !ui.note.textContent) {
-      ui.note.textContent = 'This one is hard: the search may take minutes or longer. Cancel at any time.';
+      ui.note.textContent = t('solve.hard');
     }
   }
 }

@@ -7,23 +7,12 @@
 //   panel.finish(answer, methodTitle);  // the answer's statistics
 //   panel.clear();
 
-import { MISSING, formatCount, formatSeconds, plural } from './format.js';
+import { MISSING, formatCount, formatSeconds } from './format.js';
+import { fact, t } from './i18n.js';
 
-const FIELDS = [
-  ['length', 'Length'], ['optimal', 'Shortest?'], ['expanded', 'Expanded'], ['generated', 'Generated'],
-  ['stored', 'Stored'], ['open_peak', 'Open-list peak'], ['iterations', 'Iterations'], ['time', 'Time'],
-];
-
-const MEANINGS = [
-  ['Expanded', 'positions whose next moves the search worked out (A*: positions it closed).'],
-  ['Generated', 'positions those moves led to, repeats included.'],
-  ['Stored', 'the most positions held in memory at once: everything seen for BFS and A*, only the current path '
-    + 'for IDA* and IDDFS.'],
-  ['Open-list peak', 'the most positions waiting their turn at once (BFS, bidirectional BFS, A*).'],
-  ['Iterations', 'IDA* and IDDFS search again with a larger bound each round: the bound is the longest solution '
-    + 'that round allows, and each round redoes the work of the ones before.'],
-  ['Time', 'wall time in the browser’s Python, which is slower than a native one.'],
-];
+// Each figure's name is the catalogue's stat.<key>, what it means stat.<key>.means.
+const FIELDS = ['length', 'optimal', 'expanded', 'generated', 'stored', 'open_peak', 'iterations', 'time'];
+const MEANINGS = ['expanded', 'generated', 'stored', 'open_peak', 'iterations', 'time'];
 
 export class StatsPanel {
   #rows = [];  // [{bound, expanded}] of the iterations shown
@@ -36,20 +25,22 @@ export class StatsPanel {
       <dl class="stats"></dl>
       <div class="iterations" hidden>
         <table>
-          <caption>Iterations</caption>
-          <thead><tr><th scope="col">Bound</th><th scope="col">Nodes expanded</th><th scope="col">× previous</th></tr></thead>
+          <caption>${t('stat.iterations')}</caption>
+          <thead><tr><th scope="col">${t('progress.bound')}</th><th scope="col">${t('stats.nodes-expanded')}</th>
+            <th scope="col">${t('stats.growth')}</th></tr></thead>
           <tbody></tbody>
         </table>
       </div>
       <details class="stats-help">
-        <summary>What these numbers mean</summary>
+        <summary>${t('stats.meaning')}</summary>
         <dl></dl>
       </details>`;
     this.method = element.querySelector('.stats-method');
     this.list = element.querySelector('dl.stats');
     this.iterations = element.querySelector('.iterations');
     this.body = element.querySelector('tbody');
-    element.querySelector('.stats-help dl').append(...MEANINGS.flatMap(([term, text]) => [item('dt', term), item('dd', text)]));
+    element.querySelector('.stats-help dl').append(...MEANINGS.flatMap(key => [item('dt', t(`stat.${key}`)),
+      item('dd', t(`stat.${key}.means`))]));
     this.clear();
   }
 
@@ -78,20 +69,22 @@ export class StatsPanel {
     this.element.hidden = false;
     this.list.hidden = false;
     this.element.querySelector('.stats-help').hidden = false;
-    const used = answer.heuristic_used ? ` (auto chose ${answer.heuristic_used.replaceAll('_', ' ')})` : '';
+    const used = answer.heuristic_used ? t('stats.auto-chose', { name: fact(`heuristic.${answer.heuristic_used}.label`,
+      answer.heuristic_used.replaceAll('_', ' ')) }) : '';
     this.method.textContent = methodTitle ? `${methodTitle}${used}` : used.trim();
     const values = {
-      length: `${formatCount(answer.length)} ${plural(answer.length, 'move')}`,
-      optimal: answer.optimal ? 'yes' : `not proven${answer.lower_bound != null ? ` (at least ${answer.lower_bound})` : ''}`,
+      length: t('result.moves-count', { count: answer.length }),
+      optimal: answer.optimal ? t('stats.yes')
+        : answer.lower_bound != null ? t('stats.at-least', { bound: answer.lower_bound }) : t('stats.not-proven'),
       expanded: formatCount(stats.expanded), generated: formatCount(stats.generated), stored: formatCount(stats.stored),
       open_peak: stats.open_peak != null ? formatCount(stats.open_peak) : null,
       iterations: stats.iterations ? formatCount(stats.iterations.length) : null,
       time: formatSeconds(stats.elapsed_s),
     };
-    this.list.replaceChildren(...FIELDS.filter(([key]) => values[key] != null).map(([key, name]) => {
+    this.list.replaceChildren(...FIELDS.filter(key => values[key] != null).map(key => {
       const div = item('div', '');
       div.dataset.stat = key;
-      div.append(item('dt', name), item('dd', values[key]));
+      div.append(item('dt', t(`stat.${key}`)), item('dd', values[key]));
       return div;
     }));
     // the answer's counts are the final ones: they replace those reported while the search ran

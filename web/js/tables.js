@@ -13,7 +13,7 @@
 // A file's bytes are kept once fetched, so a worker that was restarted (after an unanswered cancel) gets them again
 // without a download; a failed fetch is forgotten, so the next search tries again.
 
-import { plural } from './format.js';
+import { errorText, t } from './i18n.js';
 
 export class TableLoader {
   #files = new Map();  // name -> promise of the file's bytes
@@ -74,7 +74,7 @@ export class TableLoader {
         const answer = await solver.installPatternDatabase(bytes);
         if (!answer.ok || answer.name !== name) {
           this.#files.delete(name);
-          throw new Error(answer.ok ? `${name} holds the table ${answer.name}` : answer.error.message);
+          throw new Error(answer.ok ? t('tables.wrong-file', { file: name, table: answer.name }) : errorText(answer.error));
         }
       }
       const bytes = files.reduce((sum, [, data]) => sum + data.length, 0);
@@ -104,10 +104,10 @@ async function download(url, onBytes) {
   try {
     response = await fetch(url);
   } catch {
-    throw failed('network error, or a file that does not match this build');
+    throw failed(t('tables.network'));
   }
   if (!response.ok) throw failed(`HTTP ${response.status}`);
-  if ((response.headers.get('Content-Type') ?? '').startsWith('text/html')) throw failed('the host sent a web page');
+  if ((response.headers.get('Content-Type') ?? '').startsWith('text/html')) throw failed(t('tables.html'));
   const total = Number(response.headers.get('Content-Length')) || 0;
   const reader = response.body.getReader();
   const chunks = [];
@@ -117,7 +117,7 @@ async function download(url, onBytes) {
     try {
       ({ done, value } = await reader.read());
     } catch (error) {
-      throw failed(error?.message ?? 'the download broke off');
+      throw failed(error?.message ?? t('tables.broke-off'));
     }
     if (done) break;
     chunks.push(value);
@@ -135,8 +135,7 @@ async function download(url, onBytes) {
 
 /** "Loading pattern databases: 1.2 of 6.0 MB, 1 of 4 files", then "Unpacking the pattern databases". */
 function progressText({ filesDone, files, loaded, total, unpacking = false }) {
-  if (unpacking) return 'Unpacking the pattern databases';
+  if (unpacking) return t('tables.unpacking');
   const mb = n => (n / 1e6).toFixed(1);
-  return `Loading pattern databases: ${mb(loaded)} of ${total ? mb(total) : '?'} MB, `
-    + `${filesDone} of ${files} ${plural(files, 'file')}`;
+  return t('tables.loading', { loaded: mb(loaded), total: total ? mb(total) : '?', done: filesDone, count: files });
 }

@@ -4,13 +4,14 @@
 // (the same pieces on both sides) and then by the engine's `check`, whose message is shown; "Play this puzzle"
 // hands {board, goal} (boards carrying the rule) to the app.
 
-import { plural } from './format.js';
 import { EMPTY, REMOVED, RULES, formatTokenBoard, isPiece, legalMoves, pairProblem, squareName } from './tokens.js';
+import { errorText, t } from './i18n.js';
 
 const MAX_EDIT_SIDE = 6;
 const CYCLE = [EMPTY, 'B', 'W', 'R', 'G', REMOVED];
-const PALETTE = [
-  ['cycle', 'Cycle'], [EMPTY, 'Empty'], ['B', 'Black'], ['W', 'White'], ['R', 'Red'], ['G', 'Green'], [REMOVED, 'Remove'],
+const PALETTE = [  // what a click puts on a square, with its name's catalogue key
+  ['cycle', 'editor.cycle'], [EMPTY, 'editor.empty'], ['B', 'piece.B'], ['W', 'piece.W'], ['R', 'piece.R'],
+  ['G', 'piece.G'], [REMOVED, 'editor.remove'],
 ];
 const GLYPHS = { knight: '♞\uFE0E', king: '♚\uFE0E', orthogonal: '♜\uFE0E' };
 const CHECK_DELAY_MS = 150;
@@ -46,7 +47,7 @@ export class TokenEditor {
   validate() {
     const problem = this.#problem();
     this.ui.play.disabled = !!problem;
-    this.#say(problem ? `${problem}.` : 'Checking…', problem ? 'error' : '');
+    this.#say(problem ? `${problem}.` : t('editor.checking'), problem ? 'error' : '');
     const number = ++this.checked;
     if (problem) return;
     clearTimeout(this.timer);
@@ -54,22 +55,22 @@ export class TokenEditor {
       const answer = await this.check({ puzzle: 'tokens', ...this.#texts(), rule: this.rule });
       if (number !== this.checked) return;
       if (!answer.ok && answer.error.code === 'not_ready') {
-        this.#say('Looks right; the solver checks it when it has loaded.');
+        this.#say(t('editor.looks-right'));
       } else if (!answer.ok) {
         this.ui.play.disabled = true;
-        this.#say(`${capital(answer.error.message)}.`, 'error');
+        this.#say(`${capital(errorText(answer.error))}.`, 'error');
       } else if (!answer.solvable) {
-        this.#say(answer.reason, 'error');
+        this.#say(errorText(answer.why), 'error');
       } else {
         const moves = legalMoves(this.#boards().start).length;
-        this.#say(`Ready to play: ${moves} legal ${plural(moves, 'move')} from the start.`, 'ok');
+        this.#say(t('editor.ready', { count: moves }), 'ok');
       }
     }, CHECK_DELAY_MS);
   }
 
   #problem() {
     const { start, goal } = this.#boards();
-    if (!start.cells.some(isPiece)) return 'Put at least one piece on the start';
+    if (!start.cells.some(isPiece)) return t('editor.no-piece');
     return capital(pairProblem(start, goal));
   }
 
@@ -131,8 +132,9 @@ export class TokenEditor {
         const r = Math.floor(cell / this.cols), c = cell % this.cols;
         button.className = `edit-cell ${(this.rows - 1 - r + c) % 2 ? 'light' : 'dark'}`;
         if (isPiece(ch)) button.textContent = ['B', 'W', 'R', 'G'].includes(ch) ? GLYPHS[this.rule] : ch;
-        const what = ch === EMPTY ? 'empty' : ch === REMOVED ? 'removed' : `piece ${ch}`;
-        button.setAttribute('aria-label', `${side === 'start' ? 'Start' : 'Goal'} ${squareName(this, cell)}: ${what}`);
+        const what = ch === EMPTY ? t('editor.is-empty') : ch === REMOVED ? t('editor.is-removed')
+          : t('piece.letter-within', { kind: ch });
+        button.setAttribute('aria-label', t(`editor.${side}-square`, { square: squareName(this, cell), what }));
         return button;
       }));
     }
@@ -144,22 +146,24 @@ export class TokenEditor {
   #build() {
     const html = `
       <div class="editor-fields">
-        <label class="field">Rows <select data-role="rows"></select></label>
-        <label class="field">Columns <select data-role="cols"></select></label>
-        <label class="field">Moves <select data-role="rule">${Object.keys(RULES).map(rule => `<option value="${rule}">${rule}</option>`).join('')}</select></label>
+        <label class="field">${t('editor.rows')} <select data-role="rows"></select></label>
+        <label class="field">${t('editor.cols')} <select data-role="cols"></select></label>
+        <label class="field">${t('editor.moves')} <select data-role="rule">${Object.keys(RULES).map(rule => `<option value="${rule}">${t(`rule.${rule}`)}</option>`).join('')}</select></label>
       </div>
       <fieldset class="palette">
-        <legend>A click on a square</legend>
+        <legend>${t('editor.click')}</legend>
         ${PALETTE.map(([value, label], i) => `<label><input type="radio" name="token-pick" value="${value}"${i ? '' : ' checked'}>
-          <span data-kind="${value}">${label}</span></label>`).join('')}
+          <span data-kind="${value}">${t(label)}</span></label>`).join('')}
       </fieldset>
       <div class="editor-grids">
-        <figure><figcaption>Start</figcaption><div class="edit-grid" data-side="start" role="group" aria-label="Start squares"></div></figure>
-        <figure><figcaption>Goal</figcaption><div class="edit-grid" data-side="goal" role="group" aria-label="Goal squares"></div></figure>
+        <figure><figcaption>${t('editor.start')}</figcaption><div class="edit-grid" data-side="start" role="group"
+          aria-label="${t('editor.start-squares')}"></div></figure>
+        <figure><figcaption>${t('tokens.goal')}</figcaption><div class="edit-grid" data-side="goal" role="group"
+          aria-label="${t('editor.goal-squares')}"></div></figure>
       </div>
       <p class="muted editor-text" data-role="text"></p>
       <p class="editor-message" data-role="message" aria-live="polite"></p>
-      <button type="button" class="primary" data-role="play">Play this puzzle</button>`;
+      <button type="button" class="primary" data-role="play">${t('editor.play')}</button>`;
     this.element.innerHTML = html;
     const role = name => this.element.querySelector(`[data-role="${name}"]`);
     this.ui = {

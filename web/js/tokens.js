@@ -3,6 +3,8 @@
 //
 // A board is {rows, cols, cells, rule}: cells row-major, one character each: a letter is a piece of that kind
 // (equal letters are interchangeable), '.' an empty cell, '#' a removed cell. A move is [from, to] cell indices.
+import { t } from './i18n.js';
+
 
 export class TokenError extends Error {}
 
@@ -15,8 +17,8 @@ export const RULES = {
   orthogonal: [[-1, 0], [0, -1], [0, 1], [1, 0]],
 };
 export const PRESETS = {
-  knights: { title: 'Knight exchange', board: 'BBB/.../.../WWW', goal: 'WWW/.../.../BBB', rule: 'knight' },
-  guarini: { title: "Guarini's problem", board: 'B.B/.../W.W', goal: 'W.W/.../B.B', rule: 'knight' },
+  knights: { board: 'BBB/.../.../WWW', goal: 'WWW/.../.../BBB', rule: 'knight' },
+  guarini: { board: 'B.B/.../W.W', goal: 'W.W/.../B.B', rule: 'knight' },
 };
 
 const PIECE = /^[A-Za-z]$/;
@@ -25,22 +27,22 @@ export const isPiece = ch => PIECE.test(ch);
 /** Parse board text like 'BBB/.../.../WWW' (spaces between cells ignored) into a board; throws TokenError. */
 export function parseTokenBoard(text, rule) {
   const rows = String(text ?? '').trim().split(/\s*\/\s*/).map(row => row.replace(/[\s,]+/g, ''));
-  if (rows.length === 1 && !rows[0]) throw new TokenError("the board is empty; write rows separated by '/', e.g. BBB/.../.../WWW");
-  if (rows.some(row => !row)) throw new TokenError("a row is empty; write rows separated by '/'");
+  if (rows.length === 1 && !rows[0]) throw new TokenError(t('tokens.empty'));
+  if (rows.some(row => !row)) throw new TokenError(t('tokens.row-empty'));
   const cols = rows[0].length;
   rows.forEach((row, i) => {
-    if (row.length !== cols) throw new TokenError(`row ${i + 1} has ${row.length} cells but row 1 has ${cols}`);
+    if (row.length !== cols) throw new TokenError(t('tokens.row-length', { row: i + 1, count: row.length, first: cols }));
     for (const ch of row) {
       if (!isPiece(ch) && ch !== EMPTY && ch !== REMOVED) {
-        throw new TokenError(`'${ch}' is not a cell: write a letter for a piece, '.' for an empty cell or '#' for a removed cell`);
+        throw new TokenError(t('tokens.not-cell', { text: ch }));
       }
     }
   });
   if (rows.length > MAX_SIDE || cols > MAX_SIDE) {
-    throw new TokenError(`a ${rows.length}x${cols} board is too large: each side must be 1 to ${MAX_SIDE}`);
+    throw new TokenError(t('tokens.size', { rows: rows.length, cols, max: MAX_SIDE }));
   }
   const cells = [...rows.join('')];
-  if (!cells.some(isPiece)) throw new TokenError('the board has no pieces (a piece is a letter, e.g. B or W)');
+  if (!cells.some(isPiece)) throw new TokenError(t('tokens.no-pieces'));
   return { rows: rows.length, cols, cells, rule };
 }
 
@@ -53,12 +55,12 @@ export function formatTokenBoard(board) {
 /** Why a goal does not fit a start (shape, removed cells, pieces), or '' when it does. */
 export function pairProblem(start, goal) {
   if (start.rows !== goal.rows || start.cols !== goal.cols) {
-    return `the start is ${start.rows}x${start.cols} but the goal is ${goal.rows}x${goal.cols}`;
+    return t('tokens.shapes', { rows: start.rows, cols: start.cols, goalRows: goal.rows, goalCols: goal.cols });
   }
   const cell = start.cells.findIndex((ch, i) => (ch === REMOVED) !== (goal.cells[i] === REMOVED));
-  if (cell >= 0) return `square ${squareName(start, cell)} is removed in one of the start and goal only`;
+  if (cell >= 0) return t('tokens.removed-once', { square: squareName(start, cell) });
   const a = pieceCounts(start.cells), b = pieceCounts(goal.cells);
-  if (a !== b) return `the start has ${a || 'no pieces'} but the goal has ${b || 'no pieces'}`;
+  if (a !== b) return t('tokens.pieces-differ', { start: a || t('tokens.none'), goal: b || t('tokens.none') });
   return '';
 }
 
@@ -116,8 +118,8 @@ export function applyTokenMove(board, [from, to]) {
 
 /** Why [from, to] is not a legal move on the board (for the player). */
 export function refusal(board, [from, to]) {
-  if (!isPiece(board.cells[from])) return `There is no piece on ${squareName(board, from)}.`;
-  if (board.cells[to] === REMOVED) return `${squareName(board, to)} is not part of the board.`;
-  if (board.cells[to] !== EMPTY) return `${squareName(board, to)} is taken.`;
-  return `The piece on ${squareName(board, from)} cannot reach ${squareName(board, to)} in one ${board.rule} move.`;
+  if (!isPiece(board.cells[from])) return t('tokens.no-piece', { square: squareName(board, from) });
+  if (board.cells[to] === REMOVED) return t('tokens.off-board', { square: squareName(board, to) });
+  if (board.cells[to] !== EMPTY) return t('tokens.taken', { square: squareName(board, to) });
+  return t('tokens.unreachable', { from: squareName(board, from), to: squareName(board, to), rule: t(`rule.${board.rule}`) });
 }

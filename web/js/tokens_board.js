@@ -4,18 +4,21 @@
 // from one render to the next, so a move slides the piece. The same class draws the small goal preview
 // (interactive: false), with no buttons at all.
 
-import { plural } from './format.js';
 import { REMOVED, isPiece, neighbours, squareName, targets } from './tokens.js';
 import { listenTaps } from './touch.js';
+import { t } from './i18n.js';
 
 const GLYPHS = { knight: '♞', king: '♚', orthogonal: '♜' };
 const TEXT_STYLE = '\uFE0E';  // keeps the glyph a text character, never an emoji
-const KIND_NAMES = { B: 'Black', W: 'White', R: 'Red', G: 'Green' };
+const COLOURED = ['B', 'W', 'R', 'G'];  // pieces named by their colour (piece.B ...); others show their letter
 const RULE_PIECES = { knight: 'knight', king: 'king', orthogonal: 'rook' };
 
-/** What the player would call a piece: "White knight", "Piece A". */
-export function pieceName(kind, rule) {
-  return KIND_NAMES[kind] ? `${KIND_NAMES[kind]} ${RULE_PIECES[rule]}` : `Piece ${kind}`;
+/** What the player would call a piece: "White knight", "Piece A"; `within`: inside a sentence ("white knight"). */
+export function pieceName(kind, rule, { within = false } = {}) {
+  const piece = t(`piece.${RULE_PIECES[rule]}`);
+  if (!COLOURED.includes(kind)) return t(within ? 'piece.letter-within' : 'piece.letter', { kind });
+  const color = t(`piece.${kind}`);
+  return within ? t('piece.named-within', { color: color.toLowerCase(), piece }) : t('piece.named', { color, piece });
 }
 
 export class TokenBoardView {
@@ -65,7 +68,7 @@ export class TokenBoardView {
     this.#showSelection();
     this.element.classList.toggle('solved', solved);
     if (!this.interactive) {
-      this.element.setAttribute('aria-label', `Goal: ${board.rows} rows by ${board.cols} columns`);
+      this.element.setAttribute('aria-label', t('board.goal-shape', { rows: board.rows, cols: board.cols }));
     }
   }
 
@@ -108,8 +111,8 @@ export class TokenBoardView {
       if (!this.interactive) return;
       const moves = targets(board, cell).length;
       piece.setAttribute('aria-pressed', String(selected));
-      piece.setAttribute('aria-label', `${pieceName(board.cells[cell], board.rule)} on ${squareName(board, cell)}: ${
-        moves ? `${moves} ${plural(moves, 'move')}` : 'cannot move'}`);
+      piece.setAttribute('aria-label', t(moves ? 'piece.can-move' : 'piece.cannot-move', {
+        piece: pieceName(board.cells[cell], board.rule), square: squareName(board, cell), count: moves }));
     });
     this.squares.forEach((square, cell) => {
       if (board.cells[cell] === REMOVED) return;
@@ -118,8 +121,9 @@ export class TokenBoardView {
       if (!this.interactive) return;
       square.tabIndex = target ? 0 : -1;
       square.setAttribute('aria-label', target
-        ? `${squareName(board, cell)}: move the ${pieceName(board.cells[this.selected], board.rule).toLowerCase()} on ${squareName(board, this.selected)} here`
-        : `${squareName(board, cell)}, ${isPiece(board.cells[cell]) ? 'taken' : 'empty'}`);
+        ? t('square.target', { square: squareName(board, cell), from: squareName(board, this.selected),
+          piece: pieceName(board.cells[this.selected], board.rule, { within: true }) })
+        : t(isPiece(board.cells[cell]) ? 'square.taken' : 'square.empty', { square: squareName(board, cell) }));
     });
   }
 
@@ -131,7 +135,7 @@ export class TokenBoardView {
     this.pieces = [];
     this.element.style.setProperty('--rows', rows);
     this.element.style.setProperty('--cols', cols);
-    if (this.interactive) this.element.setAttribute('aria-label', `Token board, ${rows} rows by ${cols} columns`);
+    if (this.interactive) this.element.setAttribute('aria-label', t('board.tokens-shape', { rows, cols }));
     const edges = neighbours(board);
     this.squares = cells.map((ch, cell) => {
       const removed = ch === REMOVED;
@@ -191,7 +195,7 @@ export class TokenBoardView {
     glyph.textContent = GLYPHS[rule] + TEXT_STYLE;
     glyph.setAttribute('aria-hidden', 'true');
     piece.append(glyph);
-    if (!KIND_NAMES[kind]) {
+    if (!COLOURED.includes(kind)) {
       const letter = document.createElement('span');
       letter.className = 'letter';
       letter.textContent = kind;

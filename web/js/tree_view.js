@@ -10,6 +10,7 @@
 import {
   CLOSED, CURRENT, GOAL, HIDDEN, OPEN, PATH, PRUNED, REPLACED, SEEN,
 } from './trace_model.js';
+import { t } from './i18n.js';
 
 const SLOT = 76;        // world units between two leaves
 const ROW = 118;        // world units between two depths
@@ -18,18 +19,19 @@ const BOX_H = 96;
 const MIN_SCALE = 0.002;  // a few thousand leaves across the canvas
 const MAX_SCALE = 3;
 
-// Per status: the CSS custom property of its colour, a mark drawn on the node (never colour alone) and its name.
+// Per status: the CSS custom property of its colour, a mark drawn on the node (never colour alone) and its name (a
+// catalogue key).
 export const STATUS_STYLE = {
-  [OPEN]: { color: '--watch-open', mark: '○', name: 'open', dash: [4, 3] },
-  [CLOSED]: { color: '--watch-closed', mark: '✓', name: 'closed' },
-  [CURRENT]: { color: '--watch-current', mark: '●', name: 'just expanded' },
-  [PRUNED]: { color: '--watch-pruned', mark: '✂', name: 'pruned (f over the bound)', dash: [2, 3] },
-  [SEEN]: { color: '--watch-seen', mark: '=', name: 'already seen: dropped', dash: [2, 3] },
-  [REPLACED]: { color: '--watch-seen', mark: '↻', name: 'replaced by a cheaper node', dash: [2, 3] },
-  [GOAL]: { color: '--watch-path', mark: '◎', name: 'goal reached' },
-  [PATH]: { color: '--watch-path', mark: '★', name: 'on the solution path' },
+  [OPEN]: { color: '--watch-open', mark: '○', name: 'status.open', dash: [4, 3] },
+  [CLOSED]: { color: '--watch-closed', mark: '✓', name: 'status.closed' },
+  [CURRENT]: { color: '--watch-current', mark: '●', name: 'status.current' },
+  [PRUNED]: { color: '--watch-pruned', mark: '✂', name: 'status.pruned', dash: [2, 3] },
+  [SEEN]: { color: '--watch-seen', mark: '=', name: 'status.seen', dash: [2, 3] },
+  [REPLACED]: { color: '--watch-seen', mark: '↻', name: 'status.replaced', dash: [2, 3] },
+  [GOAL]: { color: '--watch-path', mark: '◎', name: 'status.goal' },
+  [PATH]: { color: '--watch-path', mark: '★', name: 'status.path' },
 };
-export const NEXT_STYLE = { color: '--watch-next', mark: '▶', name: 'expanded next' };
+export const NEXT_STYLE = { color: '--watch-next', mark: '▶', name: 'status.next' };
 const COLOR_NAMES = ['--watch-open', '--watch-closed', '--watch-current', '--watch-pruned', '--watch-seen',
   '--watch-path', '--watch-next', '--watch-edge', '--watch-text', '--watch-node'];
 
@@ -275,7 +277,7 @@ export class TreeView {
       ctx.fillStyle = this.#colors['--watch-text'];
       ctx.font = `${Math.max(10, Math.round(13 * s))}px sans-serif`;
       for (const id of rows[0] ?? []) {
-        ctx.fillText(m.side[id] ? 'from the goal (backward)' : 'from the start (forward)',
+        ctx.fillText(t(m.side[id] ? 'watch.from-goal' : 'watch.from-start'),
           (x[id] + BOX_W / 2) * s + this.#ox, this.#oy - 12 * s);
       }
     }

@@ -5,6 +5,7 @@
 //   typed.show(board, goal);   // the fields show the board on the page (the goal only when it is not the usual one)
 
 import { BoardError, defaultGoal, formatBoard, parseBoard, sameCells } from './sliding.js';
+import { t } from './i18n.js';
 
 export class TypedBoard {
   constructor(fields, { onTyped }) {
@@ -32,20 +33,20 @@ function readTyped({ board: boardField, goal: goalField, error }) {
     } catch (problem) {
       if (!(problem instanceof BoardError)) throw problem;
       input.setAttribute('aria-invalid', 'true');
-      error.textContent = `The ${what} is not valid: ${problem.message}.`;
+      error.textContent = t('edit.invalid', { what: t(what), problem: problem.message });
       return null;
     }
   };
   goalField.removeAttribute('aria-invalid');
-  const board = read(boardField, 'position');
+  const board = read(boardField, 'edit.the-position');
   if (!board) return null;
   let goal = defaultGoal(board.rows, board.cols);
   if (goalField.value.trim()) {
-    const given = read(goalField, 'goal');
+    const given = read(goalField, 'edit.the-goal');
     if (!given) return null;
     if (given.rows !== board.rows || given.cols !== board.cols) {
       goalField.setAttribute('aria-invalid', 'true');
-      error.textContent = `The position is ${board.rows}x${board.cols} but the goal is ${given.rows}x${given.cols}.`;
+      error.textContent = t('edit.shapes', { rows: board.rows, cols: board.cols, goalRows: given.rows, goalCols: given.cols });
       return null;
     }
     goal = given.cells;

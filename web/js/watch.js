@@ -17,32 +17,19 @@
 // onShow gets a node's board text to show on the main board; onMethod a lesson's method to choose; onLesson a lesson
 // (lessons.json) whose position the page sets; onChange asks for the link to be written again.
 
-import { formatCount, plural } from './format.js';
+import { formatCount } from './format.js';
 import { NEXT_STYLE, STATUS_STYLE, TreeView } from './tree_view.js';
 import { GOAL, OPEN, PATH, STATUS_COUNT, TraceModel } from './trace_model.js';
+import { errorText, fact, t, tHTML } from './i18n.js';
 
 const OPEN_ROWS = 12;        // rows of the open list shown: the ones the search takes next
 const FRAME_BUDGET_MS = 8;   // at full speed, the time a frame may spend stepping
 const SPEEDS = [['1', 1], ['2', 2], ['5', 5], ['10', 10], ['30', 30], ['100', 100], ['full', Infinity]];
 const DEFAULT_SPEED = '5';
 
-/** One sentence per algorithm: the rule it expands by. */
-export const RULES = {
-  bfs: 'Breadth-first search expands the oldest open node first (a first-in, first-out queue), so it finishes '
-    + 'each depth before the next: the first path to the goal is a shortest one.',
-  bidirectional: 'Bidirectional search grows breadth-first layers from the start and from the goal in turn, and '
-    + 'stops where the two sides meet.',
-  iddfs: 'Iterative deepening searches depth-first down to a depth bound, then starts again with the bound one '
-    + 'deeper: the memory of a depth-first search, the shortest path of breadth-first.',
-  idastar: 'IDA* searches depth-first and prunes every node whose f = g + h is over the bound; the next iteration\'s '
-    + 'bound is the least f it pruned.',
-  astar: 'A* expands the open node with the least f = g + h (moves made plus the estimate; ties: the smaller h, '
-    + 'then the older): with an estimate that never overestimates, its path is a shortest one.',
-  greedy: 'Greedy best-first search expands the open node with the least estimate h, ignoring the moves made: it '
-    + 'heads for the goal, but its path is not necessarily the shortest.',
-  weighted: 'Weighted A* expands the open node with the least f = g + W × h: W over 1 trusts the estimate more, '
-    + 'for fewer expansions and a path at most W times the shortest.',
-};
+/** The algorithms a trace can follow; each one's rule, the one sentence it expands by, is the catalogue's
+ * watch.rule.<name>. */
+export const TRACED = ['bfs', 'bidirectional', 'iddfs', 'idastar', 'astar', 'greedy', 'weighted'];
 
 /** Ready-made lessons from the source material (lessons.json, which tests/test_watch_lessons.py checks against the
  * engine): a position, methods, and the numbers a student should find. */
@@ -53,7 +40,7 @@ const LESSONS = fetch(new URL('./lessons.json', import.meta.url)).then(answer =>
 const catalogue = { labels: {}, informed: new Set(), weight: null, maxSteps: Infinity, maxNodes: Infinity };
 const label = name => catalogue.labels[name] ?? name;
 const methodName = (algorithm, heuristic) => (catalogue.informed.has(algorithm)
-  ? `${label(algorithm)}, ${label(heuristic)}` : label(algorithm));
+  ? t('watch.method', { algorithm: label(algorithm), heuristic: label(heuristic) }) : label(algorithm));
 
 export class Watch {
   #model = null;
@@ -76,41 +63,38 @@ export class Watch {
     Object.assign(this, { element, solver, tables, request, boardOf: board, onShow, onMethod, onLesson, onChange,
       onBusy });
     element.insertAdjacentHTML('beforeend', `
-      <p class="muted intro">Plays the search of the method chosen under Solver on the position on the board, node
-        by node: the search tree, its open list and counters. Keys in this panel: <kbd>S</kbd> step,
-        <kbd>B</kbd> step back, <kbd>N</kbd> next iteration, <kbd>E</kbd> to the end, <kbd>P</kbd> play or pause,
-        <kbd>Home</kbd> to the start; in the tree, arrows move between nodes, <kbd>Shift</kbd>+arrows pan,
-        <kbd>+</kbd>/<kbd>-</kbd> zoom.</p>
+      <p class="muted intro">${tHTML('watch.intro')}</p>
       <div class="actions watch-setup">
-        <button type="button" class="primary watch-start" disabled>Watch the search</button>
-        <label class="field watch-weight-field" hidden>Weight W
+        <button type="button" class="primary watch-start" disabled>${t('watch.heading')}</button>
+        <label class="field watch-weight-field" hidden>${t('watch.weight')}
           <input class="watch-weight" type="number" min="1" max="10" step="0.5"></label>
-        <label class="field">Lesson <select class="watch-lesson">
-          <option value="">Choose a lesson…</option>
+        <label class="field">${t('watch.lesson')} <select class="watch-lesson">
+          <option value="">${t('watch.choose-lesson')}</option>
         </select></label>
       </div>
       <div class="watch-lesson-box" hidden>
         <p class="watch-lesson-text"></p>
         <div class="table-scroll"><table class="watch-lesson-table">
-          <caption class="visually-hidden">The lesson's methods and the numbers to find</caption>
-          <thead><tr><th scope="col">Method</th><th scope="col">Moves</th><th scope="col">Closed (expected)</th>
-            <th scope="col">Solver says</th><th scope="col"><span class="visually-hidden">Watch</span></th></tr></thead>
+          <caption class="visually-hidden">${t('watch.lesson-caption')}</caption>
+          <thead><tr><th scope="col">${t('compare.method')}</th><th scope="col">${t('play.moves')}</th>
+            <th scope="col">${t('watch.expected')}</th><th scope="col">${t('watch.solver-says')}</th>
+            <th scope="col"><span class="visually-hidden">${t('watch.watch')}</span></th></tr></thead>
           <tbody></tbody></table></div>
-        <button type="button" class="watch-check" disabled>Count with the solver</button>
+        <button type="button" class="watch-check" disabled>${t('watch.count')}</button>
       </div>
       <p class="method watch-rule"></p>
       <p class="message watch-message" aria-live="polite"></p>
       <div class="watch-body" hidden>
-        <div class="player watch-controls" role="toolbar" aria-label="Trace controls">
-          <button type="button" class="watch-first" aria-keyshortcuts="Home">Start</button>
-          <button type="button" class="watch-back" aria-keyshortcuts="B">Step back</button>
-          <button type="button" class="primary watch-play" aria-keyshortcuts="P">Play</button>
-          <button type="button" class="watch-step" aria-keyshortcuts="S">Step</button>
-          <button type="button" class="watch-iteration" aria-keyshortcuts="N" hidden>Next iteration</button>
-          <button type="button" class="watch-end" aria-keyshortcuts="E">Run to the end</button>
-          <label class="field">Speed <select class="watch-speed">
+        <div class="player watch-controls" role="toolbar" aria-label="${t('watch.controls')}">
+          <button type="button" class="watch-first" aria-keyshortcuts="Home">${t('watch.first')}</button>
+          <button type="button" class="watch-back" aria-keyshortcuts="B">${t('playback.back')}</button>
+          <button type="button" class="primary watch-play" aria-keyshortcuts="P">${t('playback.play')}</button>
+          <button type="button" class="watch-step" aria-keyshortcuts="S">${t('watch.step')}</button>
+          <button type="button" class="watch-iteration" aria-keyshortcuts="N" hidden>${t('watch.next-iteration')}</button>
+          <button type="button" class="watch-end" aria-keyshortcuts="E">${t('watch.end')}</button>
+          <label class="field">${t('playback.speed')} <select class="watch-speed">
             ${SPEEDS.map(([v]) => `<option value="${v}"${v === DEFAULT_SPEED ? ' selected' : ''}>${
-              v === 'full' ? 'full speed' : `${v} per second`}</option>`).join('')}
+              v === 'full' ? t('watch.full-speed') : t('watch.per-second', { n: Number(v) })}</option>`).join('')}
           </select></label>
           <span class="muted watch-position" aria-live="off"></span>
         </div>
@@ -119,20 +103,20 @@ export class Watch {
           <div class="watch-tree">
             <canvas class="watch-canvas" tabindex="0" role="img" aria-describedby="watch-details"></canvas>
             <div class="watch-zoom">
-              <button type="button" class="icon watch-zoom-in" aria-label="Zoom in">+</button>
-              <button type="button" class="icon watch-zoom-out" aria-label="Zoom out">−</button>
-              <button type="button" class="watch-fit">Whole tree</button>
-              <button type="button" class="watch-center">Current node</button>
-              <label class="watch-follow-field"><input type="checkbox" class="watch-follow" checked> Follow</label>
+              <button type="button" class="icon watch-zoom-in" aria-label="${t('watch.zoom-in')}">+</button>
+              <button type="button" class="icon watch-zoom-out" aria-label="${t('watch.zoom-out')}">−</button>
+              <button type="button" class="watch-fit">${t('watch.fit')}</button>
+              <button type="button" class="watch-center">${t('watch.center')}</button>
+              <label class="watch-follow-field"><input type="checkbox" class="watch-follow" checked> ${t('watch.follow')}</label>
             </div>
-            <ul class="watch-legend" aria-label="Legend"></ul>
+            <ul class="watch-legend" aria-label="${t('watch.legend')}"></ul>
           </div>
           <div class="watch-side">
             <div class="watch-details" id="watch-details"></div>
             <p class="visually-hidden watch-announce" aria-live="polite"></p>
             <div class="table-scroll"><table class="watch-open">
               <caption></caption>
-              <thead><tr><th scope="col">#</th><th scope="col">Node</th><th scope="col">Move</th>
+              <thead><tr><th scope="col">#</th><th scope="col">${t('watch.node')}</th><th scope="col">${t('watch.move')}</th>
                 <th scope="col">g</th><th scope="col">h</th><th scope="col">f</th></tr></thead>
               <tbody></tbody></table></div>
           </div>
@@ -153,12 +137,12 @@ export class Watch {
     const ui = this.ui;
     this.tree = new TreeView(ui.canvas, { onSelect: id => this.#select(id, { fromTree: true }) });
     ui.legend.innerHTML = [NEXT_STYLE, ...Object.values(STATUS_STYLE)].filter((s, i, all) => all.indexOf(s) === i)
-      .map(s => `<li><span class="watch-key" data-color="${s.color}" aria-hidden="true">${s.mark}</span>${s.name}</li>`)
+      .map(s => `<li><span class="watch-key" data-color="${s.color}" aria-hidden="true">${s.mark}</span>${t(s.name)}</li>`)
       .join('');
     for (const key of ui.legend.querySelectorAll('.watch-key')) key.style.setProperty('--key', `var(${key.dataset.color})`);
     ui.start.addEventListener('click', () => (this.#running ? this.cancel() : this.start()));
     ui.weight.addEventListener('change', () => {
-      if (this.#model && this.#method.weight !== this.weight) this.clear('the weight changed');
+      if (this.#model && this.#method.weight !== this.weight) this.clear(t('reason.weight'));
       this.onChange();
     });
     ui.first.addEventListener('click', () => this.#goto(0));
@@ -170,7 +154,7 @@ export class Watch {
     ui.lesson.addEventListener('change', () => this.#showLesson(ui.lesson.value));
     LESSONS.then(lessons => {
       this.lessons = lessons;
-      ui.lesson.append(...lessons.map(l => new Option(l.title, l.id)));
+      ui.lesson.append(...lessons.map(l => new Option(t(`lesson.${l.id}.title`), l.id)));
     });
     ui.check.addEventListener('click', () => this.#checkLesson());
     ui.lessonBody.addEventListener('click', event => {
@@ -238,7 +222,8 @@ export class Watch {
 
   /** The engine's catalogue (api.describe()): labels, the default weight, the trace limits. */
   setCatalogue({ algorithms, heuristics, trace }) {
-    for (const entry of [...algorithms, ...heuristics]) catalogue.labels[entry.name] = entry.label;
+    for (const entry of algorithms) catalogue.labels[entry.name] = fact(`algorithm.${entry.name}.label`, entry.label);
+    for (const entry of heuristics) catalogue.labels[entry.name] = fact(`heuristic.${entry.name}.label`, entry.label);
     catalogue.informed = new Set(algorithms.filter(a => a.uses_heuristic).map(a => a.name));
     catalogue.weight = algorithms.find(a => Number.isFinite(a.default_weight))?.default_weight ?? null;  // None arrives as undefined
     catalogue.maxSteps = trace.max_steps;
@@ -251,9 +236,9 @@ export class Watch {
   setMethod(algorithm, heuristic) {
     const traced = this.#method;
     if (this.#model && (traced.algorithm !== algorithm || traced.heuristic !== heuristic)) {
-      this.clear('the method changed');
+      this.clear(t('reason.method'));
     }
-    this.ui.rule.textContent = RULES[algorithm] ?? 'This method cannot be traced: choose another one under Solver.';
+    this.ui.rule.textContent = t(TRACED.includes(algorithm) ? `watch.rule.${algorithm}` : 'watch.untraceable');
     this.ui.weightField.hidden = algorithm !== 'weighted';
     this.algorithm = algorithm;
     this.#controls();
@@ -265,7 +250,7 @@ export class Watch {
     this.#stop();
     this.#model = null;
     this.ui.body.hidden = true;
-    this.#say(reason ? `The trace was closed: ${reason}.` : '');
+    this.#say(reason ? t('watch.closed', { reason }) : '');
   }
 
   /** Stop the trace (or the lesson's solving) in progress: the panel's button while it works. */
@@ -300,11 +285,11 @@ export class Watch {
       this.onBusy();
     }
     if (this.#cancelled) {
-      this.#say('The trace was cancelled.');
+      this.#say(t('watch.cancelled'));
       return false;
     }
     if (!answer.ok) {
-      this.#say(`The search could not be traced: ${answer.error.message}.`, 'error');
+      this.#say(t('watch.failed', { problem: errorText(answer.error) }), 'error');
       return false;
     }
     const received = performance.now();
@@ -317,7 +302,7 @@ export class Watch {
     this.ui.open.classList.toggle('two-sides', this.#model.bidirectional);
     this.#describe(answer, tablesFailed);
     if (unit > this.#model.units) {
-      this.#say(`This trace has ${formatCount(this.#model.units)} steps, not ${formatCount(unit)}: showing the end.`,
+      this.#say(t('watch.short', { count: this.#model.units, asked: unit }),
         'error');
     }
     this.#model.go(unit);
@@ -331,7 +316,7 @@ export class Watch {
   /** Fetch the pattern databases the search uses, showing the download as Solve does: null when they are there
    * (or not needed, or the wait was cancelled), else why they could not be had. */
   async #loadTables(request) {
-    this.#say('Tracing the search…');
+    this.#say(t('watch.tracing'));
     this.timing = { started: performance.now() };
     await this.solver.start();  // after a restart (a cancel the worker did not answer) the solver loads again
     if (this.#cancelled) return null;
@@ -343,10 +328,10 @@ export class Watch {
   }
 
   #trace(request) {
-    this.#say('Tracing the search…');
+    this.#say(t('watch.tracing'));
     return this.solver.trace(request, event => {
       if (event.type === 'progress' && !this.#cancelled) {
-        this.#say(`Tracing the search: ${formatCount(event.expanded)} ${plural(event.expanded, 'expansion')}…`);
+        this.#say(t('watch.tracing-count', { count: event.expanded }));
       }
     });
   }
@@ -356,23 +341,20 @@ export class Watch {
     const title = `${methodName(answer.algorithm, answer.heuristic)}${used}${
       answer.weight ? ` (W = ${answer.weight})` : ''}`;
     const end = answer.truncated
-      ? `${answer.note} (a trace records at most ${formatCount(catalogue.maxSteps)} expansions and `
-        + `${formatCount(catalogue.maxNodes)} nodes; Solve counts the whole search)`
-      : `${formatCount(answer.expanded)} ${plural(answer.expanded, 'expansion')}, a path of ${answer.length} `
-        + `${plural(answer.length, 'move')}${answer.optimal ? ' (shortest)' : ' (not necessarily shortest)'}${
-          answer.longer_by ? `, ${answer.longer_by} longer than the shortest (${answer.shortest_length})` : ''}`;
+      ? t('watch.truncated', { note: t(`watch.stopped-${answer.limit}`, { count: answer.expanded, nodes: catalogue.maxNodes }),
+        steps: catalogue.maxSteps,
+        nodes: catalogue.maxNodes })
+      : t('watch.expansions', { count: answer.expanded }) + t(answer.optimal ? 'watch.path-shortest' : 'watch.path', {
+        moves: t('result.moves-count', { count: answer.length }) })
+        + (answer.longer_by ? t('watch.longer', { by: answer.longer_by, shortest: answer.shortest_length }) : '');
     let counts = '';  // Solve's IDA* and IDDFS on sliding boards are faster kernels than the search traced
     if (this.#model.iterative && answer.puzzle === 'sliding') {
       counts = answer.algorithm === 'iddfs' || answer.heuristic === 'zero'
-        ? ' Solve counts far fewer expansions: without an estimate its faster search never expands the nodes at the '
-          + 'bound (all their children go over it), which this trace expands in every iteration.'
-        : ' Solve runs a faster kernel of this search, whose count differs by a few nodes in the last iteration.';
+        ? t('watch.counts-blind') : t('watch.counts-kernel');
     }
-    const tables = tablesFailed ? ` The pattern databases could not be loaded (${tablesFailed}), so this search ran `
-      + 'without them.' : '';
-    this.#say(`Traced ${title}: ${end}.${counts}${tables}`);
-    this.ui.canvas.setAttribute('aria-label', `Search tree of ${title}, ${formatCount(this.#model.size)} nodes. `
-      + 'Arrow keys move between nodes; the selected node is described beside the tree.');
+    const tables = tablesFailed ? t('watch.tables-failed', { problem: tablesFailed }) : '';
+    this.#say(t('watch.traced', { title, end }) + counts + tables);
+    this.ui.canvas.setAttribute('aria-label', t('watch.tree-label', { title, count: this.#model.size }));
   }
 
   #say(text, tone = '') {
@@ -382,9 +364,9 @@ export class Watch {
 
   #controls() {
     const ui = this.ui;
-    const traceable = RULES[this.algorithm] !== undefined;
+    const traceable = TRACED.includes(this.algorithm);
     ui.start.disabled = this.#running ? false : !this.#enabled || !traceable;
-    ui.start.textContent = this.#running ? 'Cancel' : 'Watch the search';
+    ui.start.textContent = t(this.#running ? 'solver.cancel' : 'watch.heading');
     ui.start.classList.toggle('primary', !this.#running);
     ui.check.disabled = !this.#enabled || this.#running;
     for (const button of ui.lessonBody.querySelectorAll('button')) button.disabled = !this.#enabled || this.#running;
@@ -393,7 +375,7 @@ export class Watch {
     ui.first.disabled = ui.back.disabled = m.unit === 0;
     ui.step.disabled = ui.end.disabled = ui.iteration.disabled = m.finished;
     ui.play.disabled = m.finished && !this.#playing;
-    ui.play.textContent = this.#playing ? 'Pause' : 'Play';
+    ui.play.textContent = t(this.#playing ? 'playback.pause' : 'playback.play');
     ui.play.setAttribute('aria-pressed', String(this.#playing));
     // a control that is disabled while it has the focus would drop the focus to the page: keep it in the toolbar
     const focused = document.activeElement;
@@ -500,7 +482,7 @@ export class Watch {
     const ui = this.ui;
     this.tree.path = m.iterative ? new Set(m.chain(m.pathEnd)) : new Set();
     this.tree.draw();
-    ui.position.textContent = `Step ${formatCount(m.unit)} of ${formatCount(m.units)}`;
+    ui.position.textContent = t('playback.step', { step: m.unit, count: m.units });
     this.#renderCounters();
     this.#renderOpen();
     this.#renderDetails();
@@ -511,26 +493,26 @@ export class Watch {
     const m = this.#model;
     const count = (status, side = null) => (side === null
       ? m.counts[status] + m.counts[STATUS_COUNT + status] : m.counts[side * STATUS_COUNT + status]);
-    const items = [['Expanded (closed)', formatCount(m.expanded), 'expanded']];
+    const items = [['watch.expanded', formatCount(m.expanded), 'expanded']];
     if (m.iterative) {
-      items.push(['Bound', m.bound ?? '–', 'bound'], ['Iteration', m.iteration + 1 || '–', 'iteration'],
-        ['Expanded this iteration', formatCount(m.expandedInIteration), 'expanded-iteration'],
-        ['Path length', m.pathEnd >= 0 ? m.g[m.pathEnd] : '–', 'path']);
+      items.push(['progress.bound', m.bound ?? '–', 'bound'], ['watch.iteration', m.iteration + 1 || '–', 'iteration'],
+        ['watch.expanded-iteration', formatCount(m.expandedInIteration), 'expanded-iteration'],
+        ['watch.path-length', m.pathEnd >= 0 ? m.g[m.pathEnd] : '–', 'path']);
     } else if (m.bidirectional) {
       const side = m.sideStep;
       items.push(['Open (forward)', formatCount(count(OPEN, 0)), 'open-forward'],
         ['Open (backward)', formatCount(count(OPEN, 1)), 'open-backward'],
-        ['Side', side ? `${side.side}, depth ${side.depth}` : '–', 'side']);
+        ['watch.side', side ? t('watch.side-depth', { side: t(`watch.${side.side}`), depth: side.depth }) : '–', 'side']);
     } else {
-      items.push(['Open', formatCount(count(OPEN)), 'open']);
+      items.push(['watch.open', formatCount(count(OPEN)), 'open']);
     }
     if (m.finished) {
       const found = count(PATH) + count(GOAL);
-      items.push(['Path', m.answer.length == null ? 'not reached' : `${m.answer.length} ${plural(m.answer.length, 'move')}`,
+      items.push(['watch.path-found', m.answer.length == null ? t('watch.not-reached') : t('result.moves-count', { count: m.answer.length }),
         'length']);
-      if (!found && m.answer.truncated) items.push(['Trace', 'truncated', 'truncated']);
+      if (!found && m.answer.truncated) items.push(['watch.trace', t('watch.is-truncated'), 'truncated']);
     }
-    const html = items.map(([label, value, key]) => `<div data-stat="${key}"><dt>${label}</dt><dd>${value}</dd></div>`)
+    const html = items.map(([name, value, key]) => `<div data-stat="${key}"><dt>${t(name)}</dt><dd>${value}</dd></div>`)
       .join('');
     if (html !== this.ui.counters.innerHTML) this.ui.counters.innerHTML = html;
   }
@@ -540,9 +522,9 @@ export class Watch {
     const ui = this.ui;
     const { ids, total } = m.openList(OPEN_ROWS);
     ui.openCaption.textContent = m.iterative
-      ? `The path the search is on (its stack), root first: ${total} ${plural(total, 'node')}`
-      : `Open list in the order ${label(m.algorithm)} takes it: ${ids.length < total ? `first ${ids.length} of ` : ''}`
-        + `${formatCount(total)}`;
+      ? t('watch.stack', { count: total })
+      : t(ids.length < total ? 'watch.open-first' : 'watch.open-all', { algorithm: label(m.algorithm), shown: ids.length,
+        count: total });
     const rows = ui.openBody.rows;
     while (rows.length < ids.length) {
       const row = ui.openBody.insertRow();
@@ -555,7 +537,7 @@ export class Watch {
       const button = cells[1].firstChild;
       button.dataset.node = id;
       button.textContent = `${m.side[id] ? '◂ ' : ''}${id}`;
-      button.setAttribute('aria-label', `node ${id}${m.bidirectional ? (m.side[id] ? ', backward' : ', forward') : ''}`);
+      button.setAttribute('aria-label', t(m.bidirectional ? `watch.node-${m.side[id] ? 'backward' : 'forward'}` : 'watch.node-id', { id }));
       cells[2].textContent = m.names[id] ?? '–';
       cells[3].textContent = m.g[id];
       cells[4].textContent = fmt(m.h[id]);
@@ -572,11 +554,12 @@ export class Watch {
       return;
     }
     const look = id === m.next ? NEXT_STYLE : STATUS_STYLE[m.status[id]];
-    const what = this.#selected >= 0 ? 'Selected node' : id === m.next ? 'Next to expand' : 'Last expanded';
-    const text = `${what}: node ${id}${m.bidirectional ? ` (${m.side[id] ? 'backward' : 'forward'})` : ''}, `
-      + `${look ? look.name : 'not generated yet'}; g ${m.g[id]}, h ${fmt(m.h[id])}, f ${fmt(m.f[id])}`
-      + `${m.expansion[id] && m.expanded >= m.expansion[id] ? `, expansion #${m.expansion[id]}` : ''}`
-      + `${m.names[id] ? `, move ${m.names[id]}` : ''}.`;
+    const what = t(this.#selected >= 0 ? 'watch.selected' : id === m.next ? 'watch.next' : 'watch.last');
+    const node = t(m.bidirectional ? `watch.node-${m.side[id] ? 'backward' : 'forward'}` : 'watch.node-id', { id });
+    const text = t('watch.detail', { what, node, look: t(look ? look.name : 'watch.not-generated'), g: m.g[id],
+      h: fmt(m.h[id]), f: fmt(m.f[id]) })
+      + (m.expansion[id] && m.expanded >= m.expansion[id] ? t('watch.expansion', { n: m.expansion[id] }) : '')
+      + (m.names[id] ? t('watch.move-named', { move: m.names[id] }) : '') + t('watch.full-stop');
     const board = m.boards[id].split('/').join('\n');
     const key = `${text}|${board}`;
     if (this.ui.details.dataset.key === key) return;
@@ -593,16 +576,16 @@ export class Watch {
     this.#lesson = lesson;
     this.ui.lessonBox.hidden = !lesson;
     if (!lesson) return;
-    this.ui.lessonText.textContent = lesson.text;
+    this.ui.lessonText.textContent = t(`lesson.${lesson.id}.text`);
     // iterative methods list each iteration's bound and the nodes it expands (in the last one, up to the goal)
-    const perIteration = ({ bounds, iterations }) => (bounds ? `<br><span class="muted">by bound: ${
-      bounds.map((bound, i) => `${bound}: ${formatCount(iterations[i])}`).join(', ')}</span>` : '');
+    const perIteration = ({ bounds, iterations }) => (bounds ? `<br><span class="muted">${t('watch.by-bound', {
+      list: bounds.map((bound, i) => `${bound}: ${formatCount(iterations[i])}`).join(', ') })}</span>` : '');
     this.ui.lessonBody.innerHTML = lesson.methods.map((method, i) => `<tr>
       <th scope="row">${methodName(method.algorithm, method.heuristic)}${perIteration(method)}</th>
       <td>${method.moves}</td>
       <td>${formatCount(method.expanded)}</td><td data-solved="${i}">–</td>
-      <td>${method.expanded <= catalogue.maxSteps ? `<button type="button" data-method="${i}">Watch</button>`
-        : '<span class="muted">too many to watch</span>'}</td></tr>`).join('');
+      <td>${method.expanded <= catalogue.maxSteps ? `<button type="button" data-method="${i}">${t('watch.watch')}</button>`
+        : `<span class="muted">${t('watch.too-many')}</span>`}</td></tr>`).join('');
     this.onLesson(lesson);
     this.#controls();
   }
@@ -625,12 +608,13 @@ export class Watch {
       for (const [i, method] of lesson.methods.entries()) {
         if (this.#cancelled) return;
         const cell = this.ui.lessonBody.querySelector(`[data-solved="${i}"]`);
-        cell.textContent = 'solving…';
+        cell.textContent = t('watch.solving');
         const { algorithm, heuristic } = method;
         const answer = await this.solver.solve({ puzzle: lesson.puzzle, board: lesson.board, algorithm, heuristic });
         if (this.#lesson !== lesson) return;
-        cell.textContent = this.#cancelled ? 'cancelled' : answer.ok
-          ? `${answer.length} moves, ${formatCount(answer.stats.expanded)} closed` : answer.error.message;
+        cell.textContent = this.#cancelled ? t('watch.lesson-cancelled') : answer.ok
+          ? t('watch.lesson-result', { moves: t('result.moves-count', { count: answer.length }),
+            count: answer.stats.expanded }) : errorText(answer.error);
       }
     } finally {
       this.#running = false;

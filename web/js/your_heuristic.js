@@ -13,13 +13,13 @@
 // The code runs in the solver's worker, never on the page's thread; the bridge attaches it to every request whose
 // heuristic is "yours" (bridge.js). It is kept per tab (sessionStorage) like the player's moves.
 
-import { formatCount, formatSeconds } from './format.js';
+import { formatSeconds } from './format.js';
 import { svgElement, svgText } from './chart.js';
+import { errorText, fact, t, tHTML } from './i18n.js';
 
 const STORE = 'slidelab-your-heuristic';  // sessionStorage: {code, trusted}
 // the assignment's table in Compare, per puzzle family (compare.js runs A* with these and yours)
-const COMPARE_LABELS = { sliding: 'Compare with h = 0, misplaced and Manhattan',
-  tokens: 'Compare with h = 0, nearest and matching' };
+const COMPARE_LABELS = { sliding: 'yours.compare-sliding', tokens: 'yours.compare-tokens' };  // catalogue keys
 // The editor's look, from the page's colours (custom properties reach into the shadow root).
 const EDITOR_THEME = EditorView => EditorView.theme({
   '&': { color: 'var(--text)', backgroundColor: 'var(--card)', fontSize: '0.88rem' },
@@ -57,34 +57,28 @@ export class YourHeuristic {
     onBusy = () => {}, onChange = () => {} }) {
     Object.assign(this, { element, solver, request, onBoard, onUse, onCompare, onBusy, onChange });
     element.insertAdjacentHTML('beforeend', `
-      <p class="muted intro">Write a heuristic in Python: <code>h(board)</code> returns a whole number of at least
-        0, and 0 at the goal. <code>board.tiles</code> and <code>board.goal</code> are the cells row by row (0 the
-        gap), <code>board.rows</code> and <code>board.cols</code> the shape; <code>board.home(tile)</code> is a
-        tile's goal cell (token puzzles: <code>board.cells</code> and <code>board.distance(a, b)</code>). It runs only
-        in your browser, in the solver's worker.</p>
+      <p class="muted intro">${tHTML('yours.intro')}</p>
       <div class="yours-link" role="alert" hidden>
-        <p>This heuristic came with the link you opened: it is <strong>someone else's program</strong>. Read it
-          before you run it. It runs only in your browser, but with this page's rights there.</p>
-        <button type="button" class="yours-trust">Run it</button>
+        <p>${tHTML('yours.from-link')}</p>
+        <button type="button" class="yours-trust">${t('yours.trust')}</button>
       </div>
       <div class="toolbar">
-        <label class="field">Start from <select class="yours-example"></select></label>
+        <label class="field">${t('yours.start-from')} <select class="yours-example"></select></label>
       </div>
       <div class="yours-editor"><textarea class="yours-text" spellcheck="false" rows="12"
-        aria-label="Your heuristic's Python code"></textarea></div>
+        aria-label="${t('yours.code')}"></textarea></div>
       <div class="actions">
-        <button type="button" class="primary yours-check">Check it</button>
-        <button type="button" class="yours-use">Solve with it</button>
-        <button type="button" class="yours-compare">${COMPARE_LABELS.sliding}</button>
-        <button type="button" class="danger yours-cancel" hidden>Cancel</button>
+        <button type="button" class="primary yours-check">${t('yours.check')}</button>
+        <button type="button" class="yours-use">${t('yours.use')}</button>
+        <button type="button" class="yours-compare">${t(COMPARE_LABELS.sliding)}</button>
+        <button type="button" class="danger yours-cancel" hidden>${t('solver.cancel')}</button>
       </div>
       <p class="message yours-message" aria-live="polite"></p>
       <div class="yours-report" hidden>
         <dl class="yours-verdicts"></dl>
         <div class="yours-examples"></div>
         <figure class="yours-chart"><div class="yours-plot"></div>
-          <figcaption class="muted">h against the true distance: the range and the mean of h at each distance. On or
-            under the diagonal, h never overestimates.</figcaption></figure>
+          <figcaption class="muted">${t('yours.chart-caption')}</figcaption></figure>
       </div>`);
     const find = selector => element.querySelector(selector);
     this.ui = {
@@ -133,7 +127,7 @@ export class YourHeuristic {
   setPuzzle(family) {
     if (family === this.#family) return;
     this.#family = family;
-    this.ui.compare.textContent = COMPARE_LABELS[family];
+    this.ui.compare.textContent = t(COMPARE_LABELS[family]);
     this.#fillExamples();
   }
 
@@ -158,28 +152,28 @@ export class YourHeuristic {
   async check() {
     const code = this.runnableCode();
     if (!code) {
-      this.#say(this.#trusted ? 'Write a heuristic first.' : 'Read the code from the link, then click Run it.');
+      this.#say(t(this.#trusted ? 'yours.write-first' : 'yours.read-first'));
       return;
     }
     this.#running = true;
     this.#controls();
     this.onBusy();
     this.ui.report.hidden = true;
-    this.#say('Checking every position against its true distance…');
+    this.#say(t('yours.checking'));
     const started = performance.now();
     const answer = await this.solver.checkHeuristic({ ...this.request(), heuristic: 'yours', heuristic_code: code },
       progress => {
-        if (progress.type === 'progress') this.#say(`Checking… ${formatCount(progress.expanded)} positions`);
+        if (progress.type === 'progress') this.#say(t('yours.progress', { count: progress.expanded }));
       });
     this.#running = false;
     this.#controls();
     this.onBusy();
     if (!answer.ok) {
-      this.#say(answer.error.code === 'cancelled' ? 'The check was stopped.' : answer.error.message, 'error');
+      this.#say(answer.error.code === 'cancelled' ? t('yours.stopped') : errorText(answer.error), 'error');
       return;
     }
-    this.#say(`Checked ${formatCount(answer.positions)} positions in ${formatSeconds((performance.now() - started)
-      / 1000)}${answer.complete ? ': every position that can reach the goal.' : ' (a sample: no proof).'}`);
+    this.#say(t(answer.complete ? 'yours.checked-all' : 'yours.checked-sample', { count: answer.positions,
+      time: formatSeconds((performance.now() - started) / 1000) }));
     this.#showReport(answer);
   }
 
@@ -201,7 +195,7 @@ export class YourHeuristic {
         extensions: [basicSetup, python(), EDITOR_THEME(EditorView), EditorView.lineWrapping, darkColours(language),
           EditorView.updateListener.of(update => {
             if (update.docChanged) this.#edited(update.state.doc.toString());
-          }), EditorView.contentAttributes.of({ 'aria-label': "Your heuristic's Python code" })],
+          }), EditorView.contentAttributes.of({ 'aria-label': t('yours.code') })],
       });
       this.ui.text.replaceWith(host);
     } catch {
@@ -242,7 +236,7 @@ export class YourHeuristic {
     this.ui.link.hidden = true;
     this.#store();
     this.#controls();
-    this.#say('The heuristic from the link can run now.');
+    this.#say(t('yours.trusted'));
   }
 
   #takeExample(name) {
@@ -254,7 +248,8 @@ export class YourHeuristic {
 
   #fillExamples() {
     const offered = this.#examples.filter(e => e.puzzle === this.#family);
-    this.ui.example.replaceChildren(new Option('your own code', ''), ...offered.map(e => new Option(e.title, e.name)));
+    this.ui.example.replaceChildren(new Option(t('yours.own'), ''),
+      ...offered.map(e => new Option(fact(`example.${e.name}.title`, e.title), e.name)));
     this.#showExample();
   }
 
@@ -287,7 +282,7 @@ export class YourHeuristic {
 
   #whenRunnable(action) {
     if (this.runnableCode()) action();
-    else this.#say(this.#trusted ? 'Write a heuristic first.' : 'Read the code from the link, then click Run it.');
+    else this.#say(t(this.#trusted ? 'yours.write-first' : 'yours.read-first'));
   }
 
   #controls() {
@@ -304,26 +299,27 @@ export class YourHeuristic {
   // ---- the report ----
 
   #showReport(report) {
-    const verdict = value => (value === true ? 'yes' : value === false ? 'no' : 'no counterexample found (not proved)');
+    const verdict = value => (value === true ? 'yes' : value === false ? 'no' : 'unproved');
     const rows = [
-      ['Admissible', verdict(report.admissible), report.worst ? `it overestimates on ${formatCount(report.overestimated)}`
-        + ` positions; the most: h ${report.worst.h} where the true distance is ${report.worst.distance}` : ''],
-      ['Consistent', verdict(report.consistent), report.move ? `h drops by ${report.move.h_from - report.move.h_to}`
-        + ` in one move (from ${report.move.h_from} to ${report.move.h_to})` : ''],
-      ['Informed', `mean h ${report.mean_h.toFixed(2)}, mean true distance ${report.mean_distance.toFixed(2)}`,
-        `h is exact on ${(100 * report.exact_share).toFixed(1)}% of the positions`],
+      ['yours.admissible', verdict(report.admissible), report.worst ? t('yours.overestimates', {
+        count: report.overestimated, h: report.worst.h, distance: report.worst.distance }) : ''],
+      ['yours.consistent', verdict(report.consistent), report.move ? t('yours.drops', {
+        drop: report.move.h_from - report.move.h_to, from: report.move.h_from, to: report.move.h_to }) : ''],
+      ['yours.informed', 'informed', t('yours.exact', { share: (100 * report.exact_share).toFixed(1) })],
     ];
     this.ui.verdicts.replaceChildren(...rows.flatMap(([term, value, detail]) => {
       const dt = document.createElement('dt');
-      dt.textContent = term;
+      dt.textContent = t(term);
       const dd = document.createElement('dd');
-      dd.textContent = detail ? `${value}: ${detail}` : value;
+      const said = value === 'informed' ? t('yours.means', { h: report.mean_h.toFixed(2),
+        distance: report.mean_distance.toFixed(2) }) : t(`yours.verdict-${value}`);
+      dd.textContent = detail ? `${said}: ${detail}` : said;
       dd.dataset.verdict = value === 'yes' ? 'yes' : value === 'no' ? 'no' : '';
       return [dt, dd];
     }));
     const buttons = [];
-    if (report.worst) buttons.push(['Show the worst overestimate on the board', report.worst.board]);
-    if (report.move) buttons.push(['Show where h drops too much', report.move.from]);
+    if (report.worst) buttons.push([t('yours.show-worst'), report.worst.board]);
+    if (report.move) buttons.push([t('yours.show-drop'), report.move.from]);
     this.ui.counter.replaceChildren(...buttons.map(([label, board]) => {
       const button = document.createElement('button');
       button.type = 'button';
@@ -342,7 +338,7 @@ export class YourHeuristic {
     const x = d => left + (width - left - right) * (d / maxD);
     const y = h => top + (height - top - bottom) * (1 - h / maxH);
     const svg = svgElement('svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img',
-      'aria-label': 'h against the true distance' });
+      'aria-label': t('yours.chart-label') });
     svg.append(svgElement('line', { x1: x(0), y1: y(0), x2: x(maxD), y2: y(maxD), class: 'yours-diagonal' }));
     svg.append(svgElement('line', { x1: left, y1: y(0), x2: width - right, y2: y(0), class: 'grid' }));
     for (const row of rows) {
@@ -351,11 +347,11 @@ export class YourHeuristic {
         class: over ? 'yours-range over' : 'yours-range' }));
       const dot = svgElement('circle', { cx: x(row.distance), cy: y(row.mean_h), r: 2.5,
         class: row.mean_h > row.distance ? 'yours-mean over' : 'yours-mean' });
-      dot.append(svgElement('title', {}, `distance ${row.distance}: ${formatCount(row.count)} positions, h from `
-        + `${row.min_h} to ${row.max_h}, mean ${row.mean_h.toFixed(2)}`));
+      dot.append(svgElement('title', {}, t('yours.dot', { distance: row.distance, count: row.count, min: row.min_h,
+        max: row.max_h, mean: row.mean_h.toFixed(2) })));
       svg.append(dot);
     }
-    svg.append(svgText('true distance', { x: (left + width - right) / 2, y: height - 2, 'text-anchor': 'middle' }));
+    svg.append(svgText(t('yours.true-distance'), { x: (left + width - right) / 2, y: height - 2, 'text-anchor': 'middle' }));
     svg.append(svgText(String(maxD), { x: x(maxD), y: y(0) + 14, 'text-anchor': 'end' }));
     svg.append(svgText('h', { x: 4, y: top + 10 }));
     svg.append(svgText(String(maxH), { x: left - 4, y: y(maxH) + 10, 'text-anchor': 'end' }));

@@ -57,8 +57,8 @@ HEURISTICS = {
                   "up to 4x4.", {"sliding": "walking_distance:walking_distance"}),
         Heuristic("pdb", "Pattern databases", "Additive disjoint pattern databases (two 6-6-3 partitions on 4x4, "
                   "two 6-5 on 3x4): exact move counts of tile groups, added up; the largest sum counts, each "
-                  "partition also mirrored on square boards. Needs "
-                  "tables built once (slidelab pdb).", {"sliding": "pdb:pattern_database"}),
+                  "partition also mirrored on square boards; the tables come with the package or are built on "
+                  "first use (slidelab pdb).", {"sliding": "pdb:pattern_database"}),
         Heuristic("yours", "Your heuristic", "Your own function h(board) in Python, checked on every call (a whole "
                   "number of at least 0, 0 at the goal); `slidelab check-heuristic` tells whether it is admissible "
                   "and consistent.", {"sliding": "user:needs_code", "tokens": "user:needs_code"}),

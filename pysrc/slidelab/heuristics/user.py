@@ -36,16 +36,18 @@ def compile_function(code: str, function: str = DEFAULT_FUNCTION, filename: str 
     try:
         compiled = compile(code, filename, "exec")
     except SyntaxError as e:
-        raise UserCodeError(f"your heuristic has a syntax error at line {e.lineno}: {e.msg}") from None
+        raise UserCodeError(f"your heuristic has a syntax error at line {e.lineno}: {e.msg}", reason="syntax",
+                            line=e.lineno, problem=e.msg) from None
     namespace: dict = {"__name__": "your_heuristic"}
     try:
         exec(compiled, namespace)
     except Exception as e:
-        raise UserCodeError(f"your heuristic failed while loading, {_where(e, filename)}") from None
+        raise UserCodeError(f"your heuristic failed while loading, {_where(e, filename)}", reason="loading",
+                            where=_where(e, filename)) from None
     fn = namespace.get(function)
     if not callable(fn):
         raise UserCodeError(f"your heuristic's code defines no function '{function}' (write: def {function}(board): "
-                            "...)")
+                            "...)", reason="no_function", function=function)
     return fn
 
 
@@ -152,7 +154,8 @@ class UserHeuristic:
         self.view = _board_view(puzzle)
         value = self(puzzle.goal)
         if value != 0:
-            raise UserCodeError(f"your heuristic gives {value} at the goal; a heuristic must be 0 there")
+            raise UserCodeError(f"your heuristic gives {value} at the goal; a heuristic must be 0 there",
+                                reason="goal_not_zero", value=value)
 
     def __call__(self, state) -> int:
         try:
@@ -160,12 +163,14 @@ class UserHeuristic:
         except SlideLabError:  # a limit or a cancel that arrived while the user's code ran (the CLI's alarm)
             raise
         except RecursionError:
-            raise UserCodeError("your heuristic recursed too deeply") from None
+            raise UserCodeError("your heuristic recursed too deeply", reason="recursion") from None
         except Exception as e:
-            raise UserCodeError(f"your heuristic failed {_where(e, self.filename)}") from None
+            raise UserCodeError(f"your heuristic failed {_where(e, self.filename)}", reason="failed",
+                                where=_where(e, self.filename)) from None
         if type(value) is not int or value < 0:
             raise UserCodeError(f"your heuristic returned {str(value)[:40]!s} ({type(value).__name__}); it must "
-                                "return a whole number of at least 0")
+                                "return a whole number of at least 0", reason="bad_value", value=str(value)[:40],
+                                type=type(value).__name__)
         return value
 
 

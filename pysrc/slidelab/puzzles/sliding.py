@@ -227,7 +227,8 @@ class SlidingPuzzle:
         if not self.is_solvable():
             raise Unsolvable(
                 "This position can never reach the goal: every move changes the tile order's parity together with "
-                "the blank's position, and here they disagree (swapping any two tiles would make it solvable)."
+                "the blank's position, and here they disagree (swapping any two tiles would make it solvable).",
+                reason="parity",
             )
 
     def solution_parity(self) -> int:

@@ -79,14 +79,16 @@ class Limits:
 
     def check(self, nodes: int, now: float) -> None:
         if self.max_nodes is not None and nodes > self.max_nodes:
-            raise SearchLimit(f"stopped after {nodes:,} nodes (the limit is {self.max_nodes:,}) before finishing")
+            raise SearchLimit(f"stopped after {nodes:,} nodes (the limit is {self.max_nodes:,}) before finishing",
+                              reason="node_limit", nodes=nodes, limit=self.max_nodes)
         if self.max_seconds is not None and now - self.started > self.max_seconds:
-            raise SearchLimit(f"stopped after {self.max_seconds:g} s (the time limit) before finishing")
+            raise SearchLimit(f"stopped after {self.max_seconds:g} s (the time limit) before finishing",
+                              reason="time_limit", seconds=self.max_seconds)
 
     def check_stored(self, stored: int) -> None:
         if stored > self.max_stored:
             raise TooLarge(f"the search would hold more than {self.max_stored:,} states in memory; "
-                           "IDA* needs memory only for its path")
+                           "IDA* needs memory only for its path", reason="memory_limit", limit=self.max_stored)
 
 
 class Meter:

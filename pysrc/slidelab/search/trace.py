@@ -37,9 +37,9 @@ Steps, in the order the search takes them:
 
 After `max_steps` expansions, or when it has `max_nodes` nodes (a puzzle with many moves per position, such as
 tokens with the king's rule on a large board, makes dozens of children per expansion), the trace stops where it is:
-"truncated": true, no solution, a "note" that says which limit stopped it, and "stats" with only expanded, generated
-and elapsed_s. A finished trace has the search's own statistics, as in a solve answer; its expand steps are as many as
-the same search expands untraced.
+"truncated": true, no solution, the "limit" that stopped it (max_steps or max_nodes), a "note" that says so, and
+"stats" with only expanded, generated and elapsed_s. A finished trace has the search's own statistics, as in a solve
+answer; its expand steps are as many as the same search expands untraced.
 
 While it records, the search yields a progress event (the usual schema) every REPORT_NODES nodes, at its next
 expansion (`Recorder.due`), so that a trace can be cancelled between two of them as a solve is.
@@ -204,7 +204,7 @@ def trace(puzzle, algorithm, heuristic, max_steps, max_nodes, options):
         if str(limit) == "max_nodes":
             done += f" and {max_nodes:,} nodes"
         return dict(answer, expanded=expanded, truncated=True, length=None, solution=None, moves=None,
-                    note=f"stopped after {done} ({limit}), before reaching the goal",
+                    limit=str(limit), note=f"stopped after {done} ({limit}), before reaching the goal",
                     stats={"expanded": recorder.expanded, "generated": recorder.generated,
                            "elapsed_s": round(time.perf_counter() - started, 6)})
     path = recorder.solution()
