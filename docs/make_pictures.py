@@ -65,7 +65,16 @@ def knights(page) -> None:
     page.screenshot(path=page.out / "knights.png")
 
 
-PICTURES = {f.__name__: f for f in (app, compare, watch, explore, knights)}
+def japanese(page) -> None:
+    """The page in Japanese (a browser whose language is Japanese), the 8-puzzle solved."""
+    open_view(page, EIGHT)
+    page.click("#solve")
+    page.locator("#result").wait_for(state="visible", timeout=SLOW_MS)
+    page.screenshot(path=page.out / "japanese.png")
+
+
+PICTURES = {f.__name__: f for f in (app, compare, watch, explore, knights, japanese)}
+LOCALES = {"japanese": "ja-JP"}  # the browser's language for a picture (else English); Japanese needs a CJK font
 
 
 def open_view(page, fragment: str) -> None:
@@ -104,7 +113,8 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
             for name in args.only:
-                context = browser.new_context(viewport={"width": 1200, "height": 820}, color_scheme="light")
+                context = browser.new_context(viewport={"width": 1200, "height": 820}, color_scheme="light",
+                                              locale=LOCALES.get(name, "en-US"))
                 page = context.new_page()
                 page.origin = f"http://127.0.0.1:{server.server_address[1]}"
                 page.out = args.out
