@@ -30,6 +30,7 @@ SMOKE = {
     "bench_user_heuristic.py": (["--runs", "1"], "ratio"),
     "plan_explore_scale.py": (["3x3", "--workers", "2", "--samples", "200"], "workers"),
     "bench_last_iteration.py": (["--korf", "12"], "worst"),
+    "bench_pdb_build.py": (["--shape", "3x4", "--cells", "1,4,5,8,9"], "half-excess"),
     "compare_revisions.py": ([".", ".", "--rounds", "1", "--", "bench/bench_tokens.py", "--runs", "1"], "new/old"),
 }
 BROWSER = {"bench_browser.py", "bench_browser_korf.py", "bench_browser_pool.py", "bench_browser_start.py",
