@@ -36,10 +36,9 @@ async function catalogue(code) {
 
 export const language = chooseLanguage();
 document.documentElement.lang = language;
-const english = await catalogue('en');
-// English is the fallback: a message missing from another catalogue (tests/test_i18n.py keeps them equal) or a
-// catalogue that cannot load still leaves a page that works.
-const messages = language === 'en' ? english : await catalogue(language).catch(() => english);
+// One catalogue is fetched (tests/test_i18n.py keeps them equal); English if the chosen one cannot load, so the page
+// still works.
+const messages = language === 'en' ? await catalogue('en') : await catalogue(language).catch(() => catalogue('en'));
 const numbers = new Intl.NumberFormat(language);
 const plurals = new Intl.PluralRules(language);
 
@@ -54,12 +53,12 @@ export function chooseAndReload(code) {
 export const formatNumber = n => (typeof n === 'bigint' || Number.isFinite(n) ? numbers.format(n) : '–');
 
 /** Whether the catalogue has `key` (engine facts fall back to the engine's English when it does not). */
-export const has = key => key in messages || key in english;
+export const has = key => key in messages;
 
 /** The message `key` with its {placeholders} filled: numbers are formatted, a message with plural forms is chosen
  * by params.count. */
 export function t(key, params = {}) {
-  let message = messages[key] ?? english[key];
+  let message = messages[key];
   if (message === undefined) return key;
   if (typeof message === 'object') message = message[plurals.select(Number(params.count))] ?? message.other;
   return message.replace(/\{(\w+)\}/g, (whole, name) => {
