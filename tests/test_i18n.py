@@ -149,3 +149,9 @@ def test_no_english_sentence_is_left_in_the_japanese_catalogue():
             if english.search(KEPT_IN_ENGLISH.sub(" ", form)):
                 left[key] = form
     assert left == {}
+
+
+def test_a_damaged_table_file_is_refused_with_its_reason():
+    answer = api.install_pattern_database(b"SLPDB not a table")
+    assert not answer["ok"] and answer["error"]["code"] == "missing_data"
+    assert answer["error"]["reason"] == "bad_table" and answer["error"]["details"]["problem"]

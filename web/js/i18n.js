@@ -34,11 +34,15 @@ async function catalogue(code) {
   return answer.json();
 }
 
-export const language = chooseLanguage();
-document.documentElement.lang = language;
 // One catalogue is fetched (tests/test_i18n.py keeps them equal); English if the chosen one cannot load, so the page
-// still works.
-const messages = language === 'en' ? await catalogue('en') : await catalogue(language).catch(() => catalogue('en'));
+// still works and says which language it speaks.
+const chosen = chooseLanguage();
+const loaded = await catalogue(chosen).then(messages => ({ code: chosen, messages }),
+  async () => ({ code: 'en', messages: await catalogue('en') }));
+/** The language the page speaks ('en' or 'ja'). */
+export const language = loaded.code;
+const { messages } = loaded;
+document.documentElement.lang = language;
 const numbers = new Intl.NumberFormat(language);
 const plurals = new Intl.PluralRules(language);
 

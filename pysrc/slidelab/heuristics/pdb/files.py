@@ -88,7 +88,7 @@ def decode(data) -> tuple[str, bytes]:
         if zlib.crc32(table) != header["crc32"]:
             raise ValueError("its checksum does not match (the file is damaged)")
     except (ValueError, KeyError, TypeError, OverflowError, struct.error, zlib.error) as e:
-        raise MissingData(f"bad pattern-database file: {e}") from None
+        raise MissingData(f"bad pattern-database file: {e}", reason="bad_table", problem=str(e)) from None
     return table_name(rows, cols, cells), table
 
 

@@ -74,7 +74,7 @@ def pattern_database(puzzle, directory=None):
         table = load(name, r, c, cells, directory)
         if table is None:
             raise MissingData(f"the pattern database {name} is not built yet (run: slidelab pdb "
-                              f"{puzzle.rows}x{puzzle.cols})")
+                              f"{puzzle.rows}x{puzzle.cols})", reason="table_missing", name=name)
         tables[cells] = table
     r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
     maps = [cmap]
