@@ -18,7 +18,7 @@ import { offerAtOnce } from './quick.js';
 import { Solving } from './solving.js';
 import { Watch } from './watch.js';
 import { YourHeuristic } from './your_heuristic.js';
-import { errorText, offerLanguages, t, translate } from './i18n.js';
+import { errorText, t } from './i18n.js';
 import { StatsPanel } from './stats.js';
 import { TableLoader } from './tables.js';
 import { SolverPool } from './pool.js';
@@ -378,8 +378,6 @@ function chooseMethod(algorithm, heuristic) {
 // ---- start -----------------------------------------------------------------------------------------------------
 
 function wire() {
-  translate(document);
-  offerLanguages($('language'));
   ui.reset.addEventListener('click', () => setPuzzle(kind().resetBoard(), state.goal));
   ui.puzzleType.addEventListener('change', () => choosePuzzle(ui.puzzleType.value));
   ui.solve.addEventListener('click', () => solving.run('solve'));

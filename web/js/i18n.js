@@ -7,6 +7,9 @@
 //   translate(document)                 // data-i18n="key" sets the text, data-i18n-attr="aria-label:key title:key"
 //   errorText(answer.error)             // an engine error, by its reason (or code) and details
 //
+// Loading this module writes the page's own texts (index.html) and fills the language picker, before any other
+// module runs.
+//
 // A message is a string with {name} placeholders, or, where a count decides the words, an object of
 // Intl.PluralRules categories ({"one": "{count} move", "other": "{count} moves"}; Japanese has only "other").
 
@@ -98,7 +101,7 @@ export function translate(root) {
 }
 
 /** Fill the language picker (each language named in itself) and switch on a choice. */
-export function offerLanguages(select) {
+function offerLanguages(select) {
   select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
     const option = new Option(name, code, false, code === language);
     option.lang = code;
@@ -113,3 +116,6 @@ const escapeHTML = text => text.replace(/[&<>"']/g, ch => `&#${ch.charCodeAt(0)}
  * **starred** ones as <strong>. */
 export const tHTML = (key, params) => escapeHTML(t(key, params)).replace(/`([^`]+)`/g, '<code>$1</code>')
   .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+
+translate(document);
+offerLanguages(document.getElementById('language'));
