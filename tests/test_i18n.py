@@ -54,6 +54,11 @@ def test_plural_messages_have_the_forms_their_language_needs():
             assert isinstance(JA[key], str), key
 
 
+def test_watch_the_search_has_a_rule_for_exactly_the_algorithms_the_engine_can_trace():
+    traceable = {a["name"] for a in api.describe()["algorithms"] if a["traceable"]}
+    assert {key.split(".")[2] for key in EN if key.startswith("watch.rule.")} == traceable
+
+
 def test_presets_the_page_names_before_the_engine_loads_say_what_the_engine_says():
     presets = {f"preset.{p['name']}.title": p["title"] for p in api.describe()["presets"]}
     assert {key: EN[key] for key in presets} == presets

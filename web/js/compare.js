@@ -36,6 +36,7 @@ const ASSIGNMENT_RUNS = {
 const TIME_LIMITS_S = [2, 5, 10, 30];
 const DEFAULT_TIME_LIMIT_S = 10;
 const LIMIT_CODES = new Set(['limit', 'too_large']);
+const MEMORY_REASONS = new Set(['memory', 'memory_limit']);  // a limit of memory, not of time
 
 export class Comparison {
   #puzzle = 'sliding';
@@ -179,7 +180,7 @@ export class Comparison {
       } else if (run.action) {
         run.status = run.action === 'skip' ? 'skipped' : 'stopped';
       } else if (LIMIT_CODES.has(answer.error.code)) {
-        Object.assign(run, { status: 'limit', note: errorText(answer.error), memory: /memory/.test(answer.error.message) });
+        Object.assign(run, { status: 'limit', note: errorText(answer.error), memory: MEMORY_REASONS.has(answer.error.reason) });
       } else {
         Object.assign(run, { status: 'error', note: errorText(answer.error) });
       }

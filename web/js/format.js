@@ -6,13 +6,10 @@
 //   formatSeconds(0.25)     // '250 ms', '1.25 s': a finished search's time
 //   formatElapsed(1.234)    // '1.2 s': a running clock
 //   compact(15000)          // '15k': axes and bar ends
-import { formatNumber, t } from './i18n.js';
 
+import { MISSING, formatCount, t } from './i18n.js';
 
-export const MISSING = '–';
-
-/** A count with digit groups ('181,440'), or '–' when it is missing. */
-export const formatCount = formatNumber;
+export { MISSING, formatCount };  // defined with the language, which also writes the catalogue's numbers
 
 /** A count that may run into the millions, kept short: '950,123', then '12.35 M' and '123 M'. */
 export function formatLarge(n) {

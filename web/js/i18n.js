@@ -56,8 +56,11 @@ export function chooseAndReload(code) {
   location.reload();
 }
 
-/** A number written the language's way (digit groups), or '–' when it is missing. */
-export const formatNumber = n => (typeof n === 'bigint' || Number.isFinite(n) ? numbers.format(n) : '–');
+/** What the page writes for a figure that is missing (or not a number), never 'NaN'. */
+export const MISSING = '–';
+
+/** A count written the language's way, with digit groups ('181,440'; BigInts too), or MISSING. */
+export const formatCount = n => (typeof n === 'bigint' || Number.isFinite(n) ? numbers.format(n) : MISSING);
 
 /** Whether the catalogue has `key` (engine facts fall back to the engine's English when it does not). */
 export const has = key => key in messages;
@@ -71,7 +74,7 @@ export function t(key, params = {}) {
   return message.replace(/\{(\w+)\}/g, (whole, name) => {
     if (!(name in params)) return whole;
     const value = params[name];
-    return typeof value === 'number' || typeof value === 'bigint' ? formatNumber(value) : String(value);
+    return typeof value === 'number' || typeof value === 'bigint' ? formatCount(value) : String(value);
   });
 }
 

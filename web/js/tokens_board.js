@@ -15,8 +15,8 @@ const RULE_PIECES = { knight: 'knight', king: 'king', orthogonal: 'rook' };
 
 /** What the player would call a piece: "White knight", "Piece A"; `within`: inside a sentence ("white knight"). */
 export function pieceName(kind, rule, { within = false } = {}) {
-  const piece = t(`piece.${RULE_PIECES[rule]}`);
   if (!COLOURED.includes(kind)) return t(within ? 'piece.letter-within' : 'piece.letter', { kind });
+  const piece = t(`piece.${RULE_PIECES[rule]}`);
   const color = t(`piece.${kind}`);
   return within ? t('piece.named-within', { color: color.toLowerCase(), piece }) : t('piece.named', { color, piece });
 }

@@ -17,19 +17,19 @@
 // onShow gets a node's board text to show on the main board; onMethod a lesson's method to choose; onLesson a lesson
 // (lessons.json) whose position the page sets; onChange asks for the link to be written again.
 
-import { formatCount } from './format.js';
+import { MISSING, formatCount } from './format.js';
 import { NEXT_STYLE, STATUS_STYLE, TreeView } from './tree_view.js';
 import { GOAL, OPEN, PATH, STATUS_COUNT, TraceModel } from './trace_model.js';
-import { errorText, fact, t, tHTML } from './i18n.js';
+import { errorText, fact, has, t, tHTML } from './i18n.js';
 
 const OPEN_ROWS = 12;        // rows of the open list shown: the ones the search takes next
 const FRAME_BUDGET_MS = 8;   // at full speed, the time a frame may spend stepping
 const SPEEDS = [['1', 1], ['2', 2], ['5', 5], ['10', 10], ['30', 30], ['100', 100], ['full', Infinity]];
 const DEFAULT_SPEED = '5';
 
-/** The algorithms a trace can follow; each one's rule, the one sentence it expands by, is the catalogue's
- * watch.rule.<name>. */
-export const TRACED = ['bfs', 'bidirectional', 'iddfs', 'idastar', 'astar', 'greedy', 'weighted'];
+/** Whether a trace can follow `algorithm`: the traceable ones (api.describe()'s `traceable`, which
+ * tests/test_i18n.py holds equal to this set) each have their rule, the one sentence they expand by, in the catalogue. */
+const traceable = algorithm => has(`watch.rule.${algorithm}`);
 
 /** Ready-made lessons from the source material (lessons.json, which tests/test_watch_lessons.py checks against the
  * engine): a position, methods, and the numbers a student should find. */
@@ -238,7 +238,7 @@ export class Watch {
     if (this.#model && (traced.algorithm !== algorithm || traced.heuristic !== heuristic)) {
       this.clear(t('reason.method'));
     }
-    this.ui.rule.textContent = t(TRACED.includes(algorithm) ? `watch.rule.${algorithm}` : 'watch.untraceable');
+    this.ui.rule.textContent = t(traceable(algorithm) ? `watch.rule.${algorithm}` : 'watch.untraceable');
     this.ui.weightField.hidden = algorithm !== 'weighted';
     this.algorithm = algorithm;
     this.#controls();
@@ -364,8 +364,7 @@ export class Watch {
 
   #controls() {
     const ui = this.ui;
-    const traceable = TRACED.includes(this.algorithm);
-    ui.start.disabled = this.#running ? false : !this.#enabled || !traceable;
+    ui.start.disabled = this.#running ? false : !this.#enabled || !traceable(this.algorithm);
     ui.start.textContent = t(this.#running ? 'solver.cancel' : 'watch.heading');
     ui.start.classList.toggle('primary', !this.#running);
     ui.check.disabled = !this.#enabled || this.#running;
@@ -495,14 +494,14 @@ export class Watch {
       ? m.counts[status] + m.counts[STATUS_COUNT + status] : m.counts[side * STATUS_COUNT + status]);
     const items = [['watch.expanded', formatCount(m.expanded), 'expanded']];
     if (m.iterative) {
-      items.push(['progress.bound', m.bound ?? '–', 'bound'], ['watch.iteration', m.iteration + 1 || '–', 'iteration'],
+      items.push(['progress.bound', m.bound ?? MISSING, 'bound'], ['watch.iteration', m.iteration + 1 || MISSING, 'iteration'],
         ['watch.expanded-iteration', formatCount(m.expandedInIteration), 'expanded-iteration'],
-        ['watch.path-length', m.pathEnd >= 0 ? m.g[m.pathEnd] : '–', 'path']);
+        ['watch.path-length', m.pathEnd >= 0 ? m.g[m.pathEnd] : MISSING, 'path']);
     } else if (m.bidirectional) {
       const side = m.sideStep;
       items.push(['Open (forward)', formatCount(count(OPEN, 0)), 'open-forward'],
         ['Open (backward)', formatCount(count(OPEN, 1)), 'open-backward'],
-        ['watch.side', side ? t('watch.side-depth', { side: t(`watch.${side.side}`), depth: side.depth }) : '–', 'side']);
+        ['watch.side', side ? t('watch.side-depth', { side: t(`watch.${side.side}`), depth: side.depth }) : MISSING, 'side']);
     } else {
       items.push(['watch.open', formatCount(count(OPEN)), 'open']);
     }
@@ -538,7 +537,7 @@ export class Watch {
       button.dataset.node = id;
       button.textContent = `${m.side[id] ? '◂ ' : ''}${id}`;
       button.setAttribute('aria-label', t(m.bidirectional ? `watch.node-${m.side[id] ? 'backward' : 'forward'}` : 'watch.node-id', { id }));
-      cells[2].textContent = m.names[id] ?? '–';
+      cells[2].textContent = m.names[id] ?? MISSING;
       cells[3].textContent = m.g[id];
       cells[4].textContent = fmt(m.h[id]);
       cells[5].textContent = fmt(m.f[id]);

@@ -42,8 +42,8 @@ def compile_function(code: str, function: str = DEFAULT_FUNCTION, filename: str 
     try:
         exec(compiled, namespace)
     except Exception as e:
-        raise UserCodeError(f"your heuristic failed while loading, {_where(e, filename)}", reason="loading",
-                            where=_where(e, filename)) from None
+        where = _where(e, filename)
+        raise UserCodeError(f"your heuristic failed while loading, {where}", reason="loading", where=where) from None
     fn = namespace.get(function)
     if not callable(fn):
         raise UserCodeError(f"your heuristic's code defines no function '{function}' (write: def {function}(board): "
@@ -165,8 +165,8 @@ class UserHeuristic:
         except RecursionError:
             raise UserCodeError("your heuristic recursed too deeply", reason="recursion") from None
         except Exception as e:
-            raise UserCodeError(f"your heuristic failed {_where(e, self.filename)}", reason="failed",
-                                where=_where(e, self.filename)) from None
+            where = _where(e, self.filename)
+            raise UserCodeError(f"your heuristic failed {where}", reason="failed", where=where) from None
         if type(value) is not int or value < 0:
             raise UserCodeError(f"your heuristic returned {str(value)[:40]!s} ({type(value).__name__}); it must "
                                 "return a whole number of at least 0", reason="bad_value", value=str(value)[:40],

@@ -317,17 +317,17 @@ class TokenPuzzle:
             need = Counter(goal[p] for p in group if goal[p] != EMPTY)
             names = self._cells_text(group)
             if have != need:
+                held, needed = _counts_text(have), _counts_text(need)
                 raise Unsolvable(f"Pieces can never leave the cells {self.rule} moves connect them to: {names} "
-                                 f"hold {_counts_text(have)} in the start but {_counts_text(need)} in the goal.",
-                                 reason="trapped", rule=self.rule, cells=names, start=_counts_text(have),
-                                 goal=_counts_text(need))
+                                 f"hold {held} in the start but {needed} in the goal.",
+                                 reason="trapped", rule=self.rule, cells=names, start=held, goal=needed)
             if all(start[p] != EMPTY for p in group) and any(start[p] != goal[p] for p in group):
                 raise Unsolvable(f"Nothing can ever move on {names}: those cells have no empty cell among them, "
                                  "and the start and goal differ there.", reason="frozen", cells=names)
-        if self.state_count() <= PROOF_LIMIT and not self._reaches_goal():
+        count = self.state_count()
+        if count <= PROOF_LIMIT and not self._reaches_goal():
             raise Unsolvable(f"The goal cannot be reached: a search of every arrangement reachable from the start "
-                             f"(of the {self.state_count():,} this board has) never meets it.", reason="unreachable",
-                             count=self.state_count())
+                             f"(of the {count:,} this board has) never meets it.", reason="unreachable", count=count)
 
     def _reaches_goal(self) -> bool:
         seen, frontier = {self.start}, [self.start]
