@@ -764,7 +764,7 @@ def describe() -> dict:
                         "uses_heuristic": a.uses_heuristic, "puzzles": sorted(a.kinds),
                         "default_weight": a.default_weight, "traceable": a.traceable} for a in ALGORITHMS.values()],
         "heuristics": [{"name": h.name, "title": h.title, "label": h.label, "description": h.description,
-                        "puzzles": sorted(h.kinds)} for h in HEURISTICS.values()],
+                        "puzzles": sorted(h.kinds), "browser": h.browser} for h in HEURISTICS.values()],
         "presets": [p.as_dict() for p in PRESETS.values()],
         "rules": [{"name": name, "description": text} for name, text in RULE_DESCRIPTIONS.items()],
         "heuristic_examples": examples(),

@@ -145,14 +145,23 @@ def depth_record(np, puzzle, meter):
     """Search generator: the breadth-first search from the goal of a sliding `puzzle`, counted in `meter`. Returns
     (index, record, depths): the Index, the record (the depth of every position, at its index) and the positions at
     each depth."""
-    stats = meter.stats
     index = Index(np, puzzle.rows, puzzle.cols, puzzle.goal)
+    record, depths = yield from levels(np, index, [index.of(puzzle.goal)], meter)
+    return index, record, depths
+
+
+def levels(np, index, starts, meter):
+    """Search generator: the breadth-first search over `index` (this module's Index, or any object with its
+    size, half, total and children) from the positions at offsets `starts`, counted in `meter`. Returns (record,
+    depths): the depth of every position at its offset, and how many positions lie at each depth."""
+    stats = meter.stats
     record = np.full(index.total, UNSEEN, np.uint8)
     blocks = [index.block(record, b) for b in range(index.size)]
-    record[index.of(puzzle.goal)] = 0
+    counts = [0] * index.size  # positions at the current depth, per block
+    for start in starts:
+        record[start] = 0
+        counts[start // index.half] += 1
     depths = []
-    counts = [0] * index.size  # positions at the current depth, per blank cell
-    counts[puzzle.goal.index(0)] = 1
     while sum(counts):
         depth = len(depths)
         depths.append(sum(counts))
@@ -161,13 +170,13 @@ def depth_record(np, puzzle, meter):
             for ranks in frontier(np, blocks[b], depth):
                 for q, targets in index.children(b, ranks):
                     found[q] += mark(blocks[q], targets, depth + 1)
+                    stats.generated += len(targets)
                 stats.expanded += len(ranks)
-                stats.generated += len(ranks) * len(index.moves[b])
                 stats.stored = sum(depths) + sum(found)
                 if meter.due(stats.expanded):
                     yield progress(meter, depth, index.total)
         counts = found
-    return index, record, depths
+    return record, depths
 
 
 def progress(meter, depth, total):

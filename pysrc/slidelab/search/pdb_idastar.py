@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from .contour import INF, deepen
 from .control import CHECK_EVERY, Meter
+from ..heuristics.pdb.placement_index import weights
 from .duplicate_walks import DUPLICATES
 
 RECURSE_SLACK = 4  # positions with bound - f <= this are searched by the recursive function, without yielding
@@ -90,6 +91,8 @@ def _move_tables(rows, cols, lookups, duplicates):
         return not twin or fits(r * cols + c, twin)
 
     def per_tile(o, b, nb):
+        if o.ranked_tiles:
+            return [ranked_step(o, g, t, nb, b) for t, g in enumerate(o.group_of)]
         return [(o.contribution[t][b] - o.contribution[t][nb], g, o.tables[g]) if g >= 0 else (0, 0, b"")
                 for t, g in enumerate(o.group_of)]
 
@@ -117,12 +120,45 @@ def _move_tables(rows, cols, lookups, duplicates):
     return [children[b, 0] for b in range(rows * cols)]
 
 
+def ranked_step(o, g, t, a, q):
+    """Tile t of ranked group g moving from cell a to cell q (board cells): (the rank's change when no tile of the
+    group lies between a and q in the table's frame, g, the table, per tile the change to add when that tile lies
+    there, then the board cells in between, padded with a, where t itself still lies and adds nothing). A sideways
+    move in the frame passes over no cell; a vertical one over cols - 1 cells (placement_index.rank_change)."""
+    n = len(o.group_of)
+    if g < 0:
+        return 0, 0, b"", (0,) * n, a, a, a
+    tiles = o.ranked_tiles[g]
+    i, w = tiles.index(t), weights(n, len(tiles))
+    fa, fq = o.frame[a], o.frame[q]
+    sign = 1 if fq > fa else -1
+    correction = [0] * n
+    for j, u in enumerate(tiles):
+        if u != t:
+            correction[u] = sign * (w[j] if j > i else -w[i])
+    inverse = {c: p for p, c in enumerate(o.frame)}
+    between = [inverse[c] for c in range(min(fa, fq) + 1, max(fa, fq))]
+    if len(between) > 3:
+        raise ValueError("the ranked kernel follows boards of at most 4 columns")
+    return ((fq - fa) * w[i], g, o.tables[g], tuple(correction), *between, *[a] * (3 - len(between)))
+
+
+def rank_step(entry, board):
+    """(index change, group, table) of a per-tile entry, ranked or direct, on `board` before the move."""
+    d, g, tab, *ranked = entry
+    if ranked:
+        correction, c1, c2, c3 = ranked
+        d += correction[board[c1]] + correction[board[c2]] + correction[board[c3]]
+    return d, g, tab
+
+
 def _cached_move_tables(puzzle, lookups, duplicates):
     """`_move_tables`, kept for the next search with the same board shape and lookups (building them takes 10-30 ms,
     a tenth of a typical 15-puzzle search). The key holds the lookups' contents, the tables by identity; the last
     few are kept."""
     key = (puzzle.rows, puzzle.cols, tuple(duplicates.items()),
-           tuple((tuple(o.group_of), tuple(map(tuple, o.contribution)), tuple(map(id, o.tables))) for o in lookups))
+           tuple((tuple(o.group_of), tuple(map(tuple, o.contribution)), tuple(map(id, o.tables)),
+                  tuple(o.frame or ()), tuple((g, tuple(ts)) for g, ts in o.ranked_tiles.items())) for o in lookups))
     roots = _MOVE_TABLES.pop(key, None)
     if roots is None:
         roots = _move_tables(puzzle.rows, puzzle.cols, lookups, duplicates)
@@ -197,7 +233,49 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
     path = []  # path[lim]: the tile moved into a position whose children must have h <= lim
     nodes = 0  # expanded * COUNT + generated
 
-    if len(lookups) == 2:
+    if lookups[0].ranked_tiles:
+        ix0, ix1 = ixs
+        if len(lookups) != 2:
+            raise ValueError("the ranked kernel takes two lookups")
+
+        def search_ranked(b, mv, h0, h1, lim):
+            """search_two for ranked tables: a move's index change adds what the tiles it passes over shift."""
+            nonlocal nodes
+            for nb, nxt, count, k0, k1 in mv:
+                t = board[nb]
+                d, g0, tab, cv, c1, c2, c3 = k0[t]
+                i0 = ix0[g0]
+                x0 = i0 + d + cv[board[c1]] + cv[board[c2]] + cv[board[c3]]
+                n0 = h0 + tab[x0] - tab[i0]
+                if n0 > lim:
+                    continue
+                d, g1, tab, cv, c1, c2, c3 = k1[t]
+                i1 = ix1[g1]
+                x1 = i1 + d + cv[board[c1]] + cv[board[c2]] + cv[board[c3]]
+                n1 = h1 + tab[x1] - tab[i1]
+                if n1 > lim:
+                    continue
+                path[lim] = t
+                if n0 == 0:
+                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
+                    if all_solutions:
+                        continue
+                    return True
+                board[b] = t
+                board[nb] = 0
+                ix0[g0] = x0
+                ix1[g1] = x1
+                nodes += count
+                if search_ranked(nb, nxt, n0, n1, lim - 1):
+                    return True
+                board[nb] = t
+                board[b] = 0
+                ix0[g0] = i0
+                ix1[g1] = i1
+            return False
+
+        search: Callable[..., bool] = search_ranked
+    elif len(lookups) == 2:
         ix0, ix1 = ixs
 
         def search_two(b, mv, h0, h1, lim):
@@ -238,7 +316,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                 ix1[g1] = i1
             return False
 
-        search: Callable[..., bool] = search_two
+        search = search_two
     else:
         ix0, ix1, ix2, ix3 = ixs
 
@@ -304,7 +382,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
         for child in mv:
             t = board[child[0]]
             sums = []
-            for (d, g, tab), ix, h in zip((k[t] for k in child[3:]), ixs, hs, strict=True):
+            for (d, g, tab), ix, h in zip((rank_step(k[t], board) for k in child[3:]), ixs, hs, strict=True):
                 h += tab[ix[g] + d] - tab[ix[g]]
                 if h > lim:
                     break
@@ -317,7 +395,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
     def shift(t, per_lookup, sign):
         """Move tile t's index change into (sign 1) or out of (sign -1) its group in every lookup."""
         for k, ix in zip(per_lookup, ixs, strict=True):
-            d, g, _ = k[t]
+            d, g, _ = rank_step(k[t], board)
             ix[g] += sign * d
 
     def contour(bound):

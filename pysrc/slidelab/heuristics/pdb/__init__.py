@@ -10,7 +10,7 @@ What the rest of the engine uses is named here.
 
 from .files import ENV_DIR, cache_dir, ensure_table, install, is_ready, write_files
 from .frames import MAX_CELLS
-from .heuristic import available, pattern_database, plan
+from .heuristic import available, large_pattern_database, pattern_database, plan
 
-__all__ = ["ENV_DIR", "MAX_CELLS", "available", "cache_dir", "ensure_table", "install", "is_ready", "pattern_database",
-           "plan", "write_files"]
+__all__ = ["ENV_DIR", "MAX_CELLS", "available", "cache_dir", "ensure_table", "install", "is_ready",
+           "large_pattern_database", "pattern_database", "plan", "write_files"]

@@ -85,3 +85,33 @@ def build_table_numpy(rows, cols, cells, progress=None) -> bytes:
     unused = dist == 255
     dist[unused] = np.frombuffer(group_manhattan(rows, cols, cells), dtype=np.uint8)[unused]
     return dist.tobytes()
+
+
+def ranked_table(np, index, record):
+    """The ranked table from a finished depth record: per placement, its smallest depth over the blank's regions
+    (every placement is reached: the blank's moves are free and the tiles' moves reversible)."""
+    table = index.block(record, 0).copy()
+    for b in range(1, index.size):
+        np.minimum(table, index.block(record, b), out=table)
+    return table
+
+
+def build_ranked_numpy(np, rows, cols, cells, progress=None):
+    """The ranked table (placement_index.py) of the tiles whose goal cells are `cells`: one byte per placement, a
+    numpy array. The breadth-first search runs on the explore engine's level loop; `progress(done, total)` gets the
+    positions reached and the number of (placement, region) offsets."""
+    from ...search.control import Limits, Meter, Stats
+    from ...search.indexed_explore import levels
+    from .placement_index import PlacementIndex
+
+    index = PlacementIndex(np, rows, cols, cells)
+    meter = Meter(Limits(), Stats(stored=1))
+    search = levels(np, index, index.starts(), meter)
+    try:
+        while True:
+            event = next(search)
+            if progress is not None:
+                progress(event["stored"], index.total)
+    except StopIteration as stop:
+        record, _ = stop.value
+    return ranked_table(np, index, record)

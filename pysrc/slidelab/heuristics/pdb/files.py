@@ -12,6 +12,12 @@ easy solve's time); the browser fetches the site's files and `install`s them. Th
 of the 4x4 and 3x4 tables (PACKAGED, the ones the site serves, 6.5 MB): a table missing from the cache folder is
 copied from there before anything is built, so the first 15-puzzle solve of a fresh install answers at once.
 
+The large ranked tables ("pdb78": 7 and 8 tiles, `<rows>x<cols>_<cells>.ranked.slpdb`) have their own magic,
+`SLPDB3\n`, and the same header with "index": "ranked": the halved excesses, indexed by rank (placement_index.py),
+are packed two to a byte (4 bits each, capped at 15: a smaller entry is still a lower bound) before zlib, 76 MB for
+the 8-tile table of the 15-puzzle. Unpacking them needs numpy, like building them; the map file holds the decoded
+bytes as for every table. A file of the other format, or damaged, is refused with the reason.
+
 Beside each file the CLI also keeps the decoded table (`.map`: the magic `SLPDBMAP1\n`, the entries and the crc32 of
 the table as 8 + 4 bytes, then the table itself) and maps it into memory instead of decoding the file again: decoding
 the 15-puzzle's tables took 0.55 s of every command, a mapped table costs nothing until its pages are read, and every
@@ -35,17 +41,78 @@ try:
 except ImportError:  # a runtime without it (the browser's): tables are decoded into memory
     HAVE_MMAP = False
 
-from ...errors import MissingData
+from ...errors import MissingData, Unavailable
 from .builder import QUICK_BUILD_PATTERNS, build
-from .frames import MAX_CELLS, canonical_frame, default_partitions, group_manhattan, placements, table_name
+from .frames import (MAX_CELLS, canonical_frame, default_partitions, group_manhattan, is_ranked, placements,
+                     table_name)
 
 MAGIC = b"SLPDB2\n"
+RANKED_MAGIC = b"SLPDB3\n"
+CAP = 15  # the largest halved excess a ranked table's 4 bits hold
 MAP_MAGIC = b"SLPDBMAP1\n"
 MAP_HEADER = struct.Struct("<QI")  # entries, crc32 of the table
 ENV_DIR = "SLIDELAB_PDB_DIR"
 PACKAGED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "data", "pdb")
 
 _TABLES: dict[str, bytes] = {}  # loaded or built tables by file name
+
+
+def _numpy(what):
+    try:
+        import numpy
+    except ImportError:
+        raise Unavailable(f'{what} the large pattern databases needs numpy: pip install ".[build]"') from None
+    return numpy
+
+
+def _ranked_manhattan(np, rows, cols, cells):
+    """The group's Manhattan distance at every rank (uint8), by chunks."""
+    from .placement_index import PlacementIndex
+
+    index = PlacementIndex(np, rows, cols, cells)
+    step = 1 << 22
+    return np.concatenate([index.manhattan(np.arange(lo, min(lo + step, index.half), dtype=np.int64))
+                           for lo in range(0, index.half, step)])
+
+
+def encode_ranked(rows, cols, cells, table):
+    """(the file bytes, the table as the file restores it) of a ranked table (one byte per rank, bytes-like or a
+    numpy array): an entry whose excess is capped comes back smaller, still a lower bound."""
+    np = _numpy("writing")
+    values = np.frombuffer(table, dtype=np.uint8)
+    if len(values) != placements(rows * cols, len(cells)):
+        raise ValueError(f"a ranked table for {len(cells)} tiles on {rows}x{cols} has "
+                         f"{placements(rows * cols, len(cells))} entries")
+    md = _ranked_manhattan(np, rows, cols, cells)
+    excess = values - md  # wraps below 0: then too large, or odd
+    if (excess & 1).any() or (excess > 2 * 127).any():
+        raise ValueError("a table entry is below its Manhattan distance or of the other parity")
+    excess >>= 1
+    capped = int(np.count_nonzero(excess > CAP))
+    np.minimum(excess, CAP, out=excess)
+    restored = (md + 2 * excess).tobytes()
+    if len(excess) & 1:
+        excess = np.append(excess, np.uint8(0))
+    packed = excess[0::2] | (excess[1::2] << 4)
+    header = json.dumps({"rows": rows, "cols": cols, "cells": list(cells), "entries": len(values), "index": "ranked",
+                         "bits": 4, "capped": capped, "crc32": zlib.crc32(restored)}, sort_keys=True).encode()
+    return RANKED_MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(packed.tobytes(), 6), restored
+
+
+def _decode_ranked(data, start, header, rows, cols, cells) -> bytes:
+    """The table of a ranked file's body (see encode_ranked)."""
+    if header.get("index") != "ranked" or header.get("bits") != 4:
+        raise ValueError("its header describes no ranked table of 4-bit entries")
+    np = _numpy("reading")
+    size = placements(rows * cols, len(cells))
+    packed = zlib.decompressobj().decompress(data[start:], (size + 1) // 2 + 1)
+    if len(packed) != (size + 1) // 2 or header["entries"] != size:
+        raise ValueError("its table has the wrong size")
+    packed = np.frombuffer(packed, dtype=np.uint8)
+    excess = np.empty(2 * len(packed), dtype=np.uint8)
+    excess[0::2] = packed & 15
+    excess[1::2] = packed >> 4
+    return (_ranked_manhattan(np, rows, cols, cells) + 2 * excess[:size]).tobytes()
 
 
 def encode(rows, cols, cells, table: bytes) -> bytes:
@@ -70,7 +137,8 @@ def decode(data) -> tuple[str, bytes]:
     """(table name, table) from file bytes; MissingData if the bytes are not a sound pattern-database file."""
     try:
         data = bytes(data)
-        if not data.startswith(MAGIC):
+        ranked = data.startswith(RANKED_MAGIC)
+        if not (ranked or data.startswith(MAGIC)):
             raise ValueError("not a Slide Lab pattern-database file (or one of an older format)")
         (hlen,) = struct.unpack_from("<I", data, len(MAGIC))
         start = len(MAGIC) + 4
@@ -79,6 +147,11 @@ def decode(data) -> tuple[str, bytes]:
         if not (1 <= rows and 1 <= cols and rows * cols <= MAX_CELLS and 0 < len(cells) < rows * cols
                 and len(set(cells)) == len(cells) and all(0 <= c < rows * cols for c in cells)):
             raise ValueError("its header describes no valid table")
+        if ranked:
+            table = _decode_ranked(data, start + hlen, header, rows, cols, cells)
+            if zlib.crc32(table) != header["crc32"]:
+                raise ValueError("its checksum does not match (the file is damaged)")
+            return table_name(rows, cols, cells, ranked=True), table
         size = (rows * cols) ** len(cells)
         excess = zlib.decompressobj().decompress(data[start + hlen:], size + 1)  # never more than one table
         if len(excess) != header["entries"] or len(excess) != size:
@@ -133,7 +206,7 @@ def _header(path):
     try:
         with open(path, "rb") as f:
             head = f.read(len(MAGIC) + 4)
-            if len(head) < len(MAGIC) + 4 or not head.startswith(MAGIC):
+            if len(head) < len(MAGIC) + 4 or not head.startswith((MAGIC, RANKED_MAGIC)):
                 return None
             (hlen,) = struct.unpack_from("<I", head, len(MAGIC))
             return json.loads(f.read(min(hlen, 4096)))
@@ -206,12 +279,18 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
                     pass
             table = _keep_mapped(path, table)
     if table is None:
-        small = placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS
+        small = placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS and not is_ranked(name)
         if not (may_build or small):
             return None
-        table = build(rows, cols, cells, progress)
+        if is_ranked(name):
+            np = _numpy("building")
+            from .builder_numpy import build_ranked_numpy  # build time only
+            data, table = encode_ranked(rows, cols, cells, build_ranked_numpy(np, rows, cols, cells, progress))
+        else:
+            table = build(rows, cols, cells, progress)
+            data = encode(rows, cols, cells, table)
         try:
-            _write(path, encode(rows, cols, cells, table))
+            _write(path, data)
         except OSError:
             pass  # a read-only cache only costs a rebuild next time
         else:
@@ -224,7 +303,7 @@ def is_ready(name, rows, cols, cells, directory=None) -> bool:
     """Whether a table is in memory, in the cache folder or the package, or small enough to build at once."""
     folder = cache_dir() if directory is None else directory
     return (name in _TABLES or any(os.path.isfile(os.path.join(d, name)) for d in (folder, PACKAGED))
-            or placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS)
+            or (placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS and not is_ranked(name)))
 
 
 def ensure_table(name, rows, cols, cells, directory=None, progress=None) -> None:

@@ -2,10 +2,11 @@
 
 Tables are built in a *canonical frame*: the board turned (by one of its symmetries) so that rows <= cols and the
 goal's blank sits in cell 0. Groups are given by their goal cells in that frame, so one set of tables serves every
-goal with the blank in a corner (the default goal and Korf's alike, any tile labels). A table is one byte per entry
-indexed directly by `sum(cell_i * N**i)` over the group's tiles (N the number of cells): the search kernel updates
-that index from the moved tile alone. Entries with two tiles on one cell are unused; they hold the group's Manhattan
-distance, like a lower bound would.
+goal with the blank in a corner (the default goal and Korf's alike, any tile labels). A table of the standard set
+("pdb") is one byte per entry indexed directly by `sum(cell_i * N**i)` over the group's tiles (N the number of
+cells): the search kernel updates that index from the moved tile alone. Entries with two tiles on one cell are
+unused; they hold the group's Manhattan distance, like a lower bound would. The tables of the large set ("pdb78", 7
+and 8 tiles) are indexed by the rank of the placement instead (placement_index.py), which has no unused entries.
 """
 
 from __future__ import annotations
@@ -27,7 +28,12 @@ PARTITIONS = {
              ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15))),
 }
 
-_TABLES: dict[str, bytes] = {}  # loaded or built tables by file name
+# The large set: Korf and Felner's 7-8 partition of the 15-puzzle (the top two rows and the bottom two), ranked.
+PARTITIONS78 = {
+    (4, 4): (((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),),
+}
+TABLE_SETS = ("pdb", "pdb78")  # the standard tables, and the large ranked ones
+RANKED_SUFFIX = ".ranked" + SUFFIX
 
 
 @functools.cache  # asked for by every solve that plans pattern databases: a batch asks once a position
@@ -66,8 +72,11 @@ def canonical_frame(rows, cols, blank_cell):
     return fallback
 
 
-def default_partitions(rows, cols, blank_cell):
-    """The partitions (each a tuple of groups of goal cells, canonical frame) covering every cell but the blank's."""
+def default_partitions(rows, cols, blank_cell, table_set="pdb"):
+    """The partitions (each a tuple of groups of goal cells, canonical frame) covering every cell but the blank's;
+    () when `table_set` is "pdb78" and the board has no 7-8 partition."""
+    if table_set == "pdb78":
+        return PARTITIONS78.get((rows, cols), ()) if blank_cell == 0 else ()
     if blank_cell == 0 and (rows, cols) in PARTITIONS:
         return PARTITIONS[rows, cols]
     n = rows * cols
@@ -87,8 +96,13 @@ def group_manhattan(rows, cols, cells) -> bytes:
     return result
 
 
-def table_name(rows, cols, cells) -> str:
-    return f"{rows}x{cols}_{'-'.join(map(str, cells))}{SUFFIX}"
+def table_name(rows, cols, cells, ranked=False) -> str:
+    return f"{rows}x{cols}_{'-'.join(map(str, cells))}{RANKED_SUFFIX if ranked else SUFFIX}"
+
+
+def is_ranked(name) -> bool:
+    """Whether the table of this file name is indexed by rank (the large set) rather than directly."""
+    return name.endswith(RANKED_SUFFIX)
 
 
 def placements(n, k) -> int:

@@ -4,30 +4,39 @@ The tiles are split into disjoint groups. A group's table holds, for every place
 *of those tiles* that bring them home, the other tiles being indistinguishable and the blank's moves free; so the
 tables' values add up to an admissible bound. A board may have several partitions (3x4 and 4x4 have two); on square
 boards whose goal blank lies in a corner each is also looked up on the state reflected about the main diagonal (the
-same tables serve). The largest sum is used.
+same tables serve). The largest sum is used. Two sets of tables exist: "pdb", the standard ones, and "pdb78", the
+7-8 partition of the 15-puzzle, ranked (placement_index.py); `auto` takes the larger set when its tables are at hand.
 """
 
 from __future__ import annotations
 
 from ...errors import BadRequest, MissingData
 from .files import is_ready, load
-from .frames import MAX_CELLS, canonical_frame, default_partitions, table_name
+from .frames import MAX_CELLS, canonical_frame, default_partitions, is_ranked, table_name
+from .placement_index import rank_of
 
 
 class Orientation:
-    """One way of looking the groups up: for each tile its group, and its index contribution per cell."""
+    """One way of looking the groups up: for each tile its group, and its index contribution per cell (a direct
+    index is their sum); a ranked group's index is the rank of its tiles' cells in this lookup's frame."""
 
-    def __init__(self, group_of, contribution, tables):
+    def __init__(self, group_of, contribution, tables, frame=None, ranked_tiles=None):
         self.group_of = group_of  # group_of[tile] (-1 for the blank)
-        self.contribution = contribution  # contribution[tile][cell]: added to its group's index
+        self.contribution = contribution  # contribution[tile][cell]: added to its group's index (direct groups)
         self.tables = tables  # tables[group]
+        self.frame = frame  # frame[cell]: the cell in the tables' frame
+        self.ranked_tiles = ranked_tiles or {}  # ranked group -> its tiles, in the table's order
 
     def indices(self, state):
         idx = [0] * len(self.tables)
         for p, t in enumerate(state):
             g = self.group_of[t]
-            if g >= 0:
+            if g >= 0 and g not in self.ranked_tiles:
                 idx[g] += self.contribution[t][p]
+        if self.ranked_tiles:
+            where = {t: self.frame[p] for p, t in enumerate(state)}
+            for g, tiles in self.ranked_tiles.items():
+                idx[g] = rank_of(len(state), [where[t] for t in tiles])
         return idx
 
     def value(self, state) -> int:
@@ -38,43 +47,48 @@ class PatternDatabaseHeuristic:
     """h(state) = the largest, over the orientations (normal, and mirrored when the board allows), of the sum of the
     groups' table entries."""
 
-    name = "pdb"
     kernel = "pdb"
 
-    def __init__(self, orientations):
+    def __init__(self, orientations, table_set="pdb"):
         self.orientations = orientations
+        self.name = table_set
 
     def __call__(self, state) -> int:
         return max(o.value(state) for o in self.orientations)
 
 
-def plan(puzzle):
-    """[(table name, rows, cols, cells)] for the tables this puzzle's pattern database needs (empty if none)."""
+def plan(puzzle, table_set="pdb"):
+    """[(table name, rows, cols, cells)] for the tables of `table_set` this puzzle's pattern database needs (empty if
+    none)."""
     if puzzle.size > MAX_CELLS:
         return []
     r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
-    groups = dict.fromkeys(cells for part in default_partitions(r2, c2, cmap[puzzle.goal_pos[0]]) for cells in part)
-    return [(table_name(r2, c2, cells), r2, c2, cells) for cells in groups]
+    parts = default_partitions(r2, c2, cmap[puzzle.goal_pos[0]], table_set)
+    groups = dict.fromkeys(cells for part in parts for cells in part)
+    return [(table_name(r2, c2, cells, ranked=table_set == "pdb78"), r2, c2, cells) for cells in groups]
 
 
-def available(puzzle, directory=None) -> bool:
-    """Whether every table the puzzle needs is ready (see is_ready)."""
-    entries = plan(puzzle)
+def available(puzzle, directory=None, table_set="pdb") -> bool:
+    """Whether every table of `table_set` the puzzle needs is ready (see is_ready)."""
+    entries = plan(puzzle, table_set)
     return bool(entries) and all(is_ready(name, rows, cols, cells, directory) for name, rows, cols, cells in entries)
 
 
-def pattern_database(puzzle, directory=None):
+def pattern_database(puzzle, directory=None, table_set="pdb"):
     """The pattern-database estimator for `puzzle`, from tables in memory, the cache folder or quick to build;
     MissingData if some table is missing (`slidelab pdb` builds them; the browser fetches and installs them)."""
-    entries = plan(puzzle)
+    entries = plan(puzzle, table_set)
     if not entries:
+        if table_set == "pdb78":
+            raise BadRequest("the 7-8 pattern databases exist for the 15-puzzle (4x4, the blank's goal in a corner)")
         raise BadRequest(f"pattern databases exist only for boards of at most {MAX_CELLS} cells")
+    shape = f"{puzzle.rows}x{puzzle.cols}" + ("-78" if table_set == "pdb78" else "")
     tables = {}
     for name, r, c, cells in entries:
         table = load(name, r, c, cells, directory)
         if table is None:
-            raise MissingData(f"the pattern database {name} is not built yet (run: slidelab pdb "
-                              f"{puzzle.rows}x{puzzle.cols})", reason="table_missing", name=name)
+            raise MissingData(f"the pattern database {name} is not built yet (run: slidelab pdb {shape})",
+                              reason="table_missing", name=name)
         tables[cells] = table
     r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
     maps = [cmap]
@@ -82,18 +96,30 @@ def pattern_database(puzzle, directory=None):
         transpose = [(q % c2) * c2 + q // c2 for q in range(puzzle.size)]
         maps.append([transpose[q] for q in cmap])
     # each partition, then the same mirrored
-    lookups = [(part, m) for part in default_partitions(r2, c2, cmap[puzzle.goal_pos[0]]) for m in maps]
+    parts = default_partitions(r2, c2, cmap[puzzle.goal_pos[0]], table_set)
+    lookups = [(part, m) for part in parts for m in maps]
     n = puzzle.size
+    ranked = is_ranked(entries[0][0])
     orientations = []
     for groups, m in lookups:
         group_of = [-1] * n
         contribution = [[0] * n for _ in range(n)]
+        ranked_tiles = {g: [0] * len(cells) for g, cells in enumerate(groups)} if ranked else {}
         for t in range(1, n):
             home = m[puzzle.goal_pos[t]]
             for g, cells in enumerate(groups):
                 if home in cells:
                     i = cells.index(home)
                     group_of[t] = g
-                    contribution[t] = [m[p] * n ** i for p in range(n)]
-        orientations.append(Orientation(group_of, contribution, [tables[cells] for cells in groups]))
-    return PatternDatabaseHeuristic(orientations)
+                    if ranked:
+                        ranked_tiles[g][i] = t
+                    else:
+                        contribution[t] = [m[p] * n ** i for p in range(n)]
+        orientations.append(Orientation(group_of, contribution, [tables[cells] for cells in groups], list(m),
+                                        ranked_tiles))
+    return PatternDatabaseHeuristic(orientations, table_set)
+
+
+def large_pattern_database(puzzle, directory=None):
+    """The 7-8 pattern-database estimator ("pdb78") of the 15-puzzle (see pattern_database)."""
+    return pattern_database(puzzle, directory, table_set="pdb78")

@@ -1,0 +1,196 @@
+"""The ranked index of a pattern's placements, and the breadth-first search that fills a large table (numpy).
+
+A table of k tiles on n cells indexed directly (`sum(cell_i * n**i)`) has n**k entries: 4.3 G for 8 tiles on the
+15-puzzle. Ranked, it has only the n!/(n-k)! placements (519 M for 8 tiles, 57.7 M for 7): the rank of a placement
+(p_0 .. p_k-1) is the mixed-radix number of the digits d_i = p_i - (how many of p_0 .. p_i-1 are below p_i), digit i
+in base n - i, the first most significant. The search kernel keeps the rank up to date move by move (see
+`rank_change`): a sideways move changes one digit by one; a vertical one also shifts the digits of the tiles it
+passes over.
+
+The search that fills such a table runs on the explore engine's level loop (search/indexed_explore.py, and
+search/dask_explore.py on a cluster): a position is a placement with the blank's *region* (the free cells the blank can
+reach without moving a pattern tile, which costs nothing), numbered by the order of the region's lowest cell among
+the free cells. So the depth record holds (n - k) blocks of one byte per rank, and a placement's entry is the smallest
+depth over its blocks. Lookup tables over every set of occupied cells (2**n of them) give a region, its block and
+the d-th free cell in one read each, so a level is a few dozen numpy operations per chunk of positions.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from ...puzzles.sliding import neighbours
+
+
+def weights(n, k):
+    """The place value of each digit of a rank: W_i = (n-i-1)!/(n-k)!."""
+    return [math.perm(n - i - 1, k - i - 1) for i in range(k)]
+
+
+def rank_of(n, cells) -> int:
+    """The rank of the placement with tile i on cells[i]."""
+    rank, used = 0, 0
+    for p, w in zip(cells, weights(n, len(cells)), strict=True):
+        rank += (p - (used & ((1 << p) - 1)).bit_count()) * w
+        used |= 1 << p
+    return rank
+
+
+def cells_of(n, k, rank) -> list[int]:
+    """The placement (cell of each tile) of `rank`."""
+    cells, used = [], 0
+    for i, w in enumerate(weights(n, k)):
+        d = rank // w % (n - i)
+        p = next(p for p in range(n) if not used >> p & 1 and (d := d - 1) < 0)
+        cells.append(p)
+        used |= 1 << p
+    return cells
+
+
+def rank_change(n, k, i, a, q, others):
+    """How the rank changes when tile i moves from cell a to cell q, `others` giving the other tiles' cells by tile
+    (None for tile i): digit i changes by the cells passed over, and each later tile passed over shifts by one."""
+    w = weights(n, k)
+    lo, hi = min(a, q), max(a, q)
+    sign = 1 if q > a else -1
+    change = (q - a) * w[i]
+    for j, p in enumerate(others):
+        if j != i and lo < p < hi:
+            change += sign * (w[j] if j > i else -w[i])
+    return change
+
+
+class PlacementIndex:
+    """The depth record's index for the tiles whose goal cells are `cells` on a rows x cols board: block b holds
+    the placements whose blank region's lowest cell is the b-th free cell; offset b * half + rank.
+
+    The same interface as the explore engine's `Index` (size, half, total, children, nbytes), which runs the levels.
+    """
+
+    def __init__(self, np, rows, cols, cells):
+        self.np = np
+        self.rows, self.cols, self.cells = rows, cols, tuple(cells)
+        n, k = rows * cols, len(cells)
+        self.n, self.k = n, k
+        self.size = n - k  # blocks: the free cells
+        self.half = math.perm(n, k)  # ranks per block
+        self.total = self.size * self.half
+        self.weights = np.array(weights(n, k), dtype=np.int64)
+        tables = _board_tables(np, rows, cols)
+        self.popcount, self.nth_free, self.region, self.region_block, self.step_bit, self.step_cell = tables
+        self.nbytes = sum(t.nbytes for t in (self.popcount, self.nth_free, self.region, self.region_block, self.step_bit))
+
+    def block(self, array, b):
+        """The view of `array` (one entry per offset) holding block b."""
+        return array[b * self.half:(b + 1) * self.half]
+
+    def unrank(self, ranks):
+        """(the cells of each tile, the occupied cells' mask) of every rank in `ranks`."""
+        np = self.np
+        used = np.zeros(len(ranks), dtype=np.int64)
+        cells = []
+        for i in range(self.k):
+            d = ranks // self.weights[i] % (self.n - i)
+            p = self.nth_free[used, d].astype(np.int64)
+            cells.append(p)
+            used |= np.int64(1) << p
+        return cells, used
+
+    def rank(self, cells):
+        """The ranks of the placements given as one array of cells per tile."""
+        np = self.np
+        rank = np.zeros(len(cells[0]), dtype=np.int64)
+        used = np.zeros(len(cells[0]), dtype=np.int64)
+        for p, w in zip(cells, self.weights.tolist(), strict=True):
+            rank += (p - self.popcount[used & ((np.int64(1) << p) - 1)]) * w
+            used |= np.int64(1) << p
+        return rank
+
+    def starts(self):
+        """The offsets of the goal placement, one per region of its blank."""
+        rank = rank_of(self.n, self.cells)
+        used = sum(1 << c for c in self.cells)
+        blocks = {int(self.region_block[used, p]) for p in range(self.n) if not used >> p & 1}
+        return [b * self.half + rank for b in sorted(blocks)]
+
+    def blocks_at(self, depth):
+        """The blocks that may hold positions at `depth`: all of them (the blank's moves are free)."""
+        return range(self.size)
+
+    def children(self, b, ranks):
+        """For each move of a pattern tile into the blank's region from the positions b * half + ranks: groups of
+        (a block q, the ranks reached in block q). One move of one tile never takes two positions to one."""
+        np = self.np
+        cells, used = self.unrank(ranks)
+        region = self.region[used, self.nth_free[used, b]]
+        for i, a in enumerate(cells):
+            for d in range(4):
+                ok = np.flatnonzero(region & self.step_bit[a, d])
+                if not len(ok):
+                    continue
+                moved = [c[ok] for c in cells]
+                moved[i] = self.step_cell[a[ok], d]
+                blocks = self.region_block[used[ok] ^ (np.int64(1) << a[ok]) ^ (np.int64(1) << moved[i]), a[ok]]
+                targets = self.rank(moved)
+                if blocks.min() == blocks.max():
+                    yield int(blocks[0]), targets
+                    continue
+                order = np.argsort(blocks, kind="stable")
+                counts = np.bincount(blocks, minlength=self.size)
+                for q, part in enumerate(np.split(targets[order], np.cumsum(counts)[:-1])):
+                    if len(part):
+                        yield q, part
+
+    def manhattan(self, ranks):
+        """The pattern's Manhattan distance at every rank in `ranks` (uint8)."""
+        np = self.np
+        cells, _ = self.unrank(ranks)
+        total = np.zeros(len(ranks), dtype=np.uint8)
+        for home, p in zip(self.cells, cells, strict=True):
+            total += (np.abs(p // self.cols - home // self.cols) + np.abs(p % self.cols - home % self.cols)).astype(
+                np.uint8)
+        return total
+
+
+@functools.lru_cache(maxsize=4)
+def _board_tables(np, rows, cols):
+    """The lookup tables of a board, over every set of occupied cells (shared by its groups; 6 s on 4x4)."""
+    n = rows * cols
+    masks = np.arange(1 << n, dtype=np.int64)  # a set of occupied cells, as a bit mask
+    bits = (masks[:, None] >> np.arange(n)) & 1
+    # popcount[used]: how many cells are occupied; nth_free[used, d]: the d-th free cell (n when there is none)
+    popcount = bits.sum(axis=1).astype(np.int8)
+    free_order = np.cumsum(1 - bits, axis=1) - 1  # per cell, its place among the free cells
+    nth_free = np.full((1 << n, n), n, dtype=np.int8)
+    for p in range(n):
+        free = bits[:, p] == 0
+        nth_free[masks[free], free_order[free, p]] = p
+    nbrs = neighbours(rows, cols)
+    # region[used, p]: the free cells connected to free cell p (a bit mask); region_block[used, p]: its block
+    grow = np.zeros((1 << n, n), dtype=np.int64)
+    for p in range(n):
+        grow[:, p] = 1 << p
+    free_mask = ((1 << n) - 1) ^ masks
+    for _ in range(n):
+        spread = grow.copy()
+        for p in range(n):
+            for q in nbrs[p]:
+                spread |= np.where((grow >> p) & 1, 1 << q, 0)
+        spread &= free_mask[:, None]
+        spread |= grow
+        if np.array_equal(spread, grow):
+            break
+        grow = spread
+    region = grow.astype(np.int32)
+    lowest = np.zeros_like(grow)
+    for p in range(n - 1, -1, -1):  # the lowest set bit
+        lowest = np.where((grow >> p) & 1, p, lowest)
+    region_block = np.take_along_axis(free_order, lowest, axis=1).astype(np.int8)
+    # step[p, d]: the bit of the cell beside p in direction d (0 off the board), and that cell (n off it)
+    step_bit = np.zeros((n, 4), dtype=np.int32)
+    step_cell = np.full((n, 4), n, dtype=np.int64)
+    for p, ns in enumerate(nbrs):
+        for d, q in enumerate(ns):
+            step_bit[p, d], step_cell[p, d] = 1 << q, q
+    return popcount, nth_free, region, region_block, step_bit, step_cell

@@ -1,0 +1,184 @@
+"""The ranked pattern databases (the 7-8 set): the rank, the numpy builder, the packed file, and the kernel that
+keeps the rank up to date. The real 7-8 tables take half an hour to build, so the kernel is tested with the 7-8 set
+pointed at small groups (the same code path: ranked tables, two lookups, corrections for tiles passed over)."""
+
+import json
+import math
+import random
+import struct
+import zlib
+
+import pytest
+
+from slidelab import api
+from slidelab.errors import BadRequest, MissingData
+from slidelab.heuristics import get_heuristic, pdb
+from slidelab.heuristics.pdb import builder, files, frames
+from slidelab.heuristics.pdb.placement_index import cells_of, rank_change, rank_of
+from slidelab.puzzles.sliding import SlidingPuzzle, random_position
+from slidelab.search.control import Limits, run
+from slidelab.search.idastar import generic_idastar
+from slidelab.search.pdb_idastar import pdb_idastar
+
+np = pytest.importorskip("numpy")
+builder_numpy = pytest.importorskip("slidelab.heuristics.pdb.builder_numpy")
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """An empty cache folder and no tables in memory (restored afterwards)."""
+    monkeypatch.setenv(pdb.ENV_DIR, str(tmp_path))
+    monkeypatch.setattr(files, "_TABLES", {})
+    return tmp_path
+
+
+def test_rank_is_a_bijection_and_its_change_follows_the_tiles_passed_over():
+    n, k = 16, 5
+    assert rank_of(n, [0, 1, 2, 3, 4]) == 0 and rank_of(n, [15, 14, 13, 12, 11]) == math.perm(16, 5) - 1
+    rng = random.Random(3)
+    for _ in range(500):
+        rank = rng.randrange(math.perm(n, k))
+        cells = cells_of(n, k, rank)
+        assert rank_of(n, cells) == rank
+        i = rng.randrange(k)
+        a = cells[i]
+        for q in (a - 4, a + 4, a - 1, a + 1):
+            if 0 <= q < n and q not in cells and (abs(q - a) == 4 or q // 4 == a // 4):
+                moved = cells[:i] + [q] + cells[i + 1:]
+                assert rank_of(n, moved) - rank == rank_change(n, k, i, a, q, cells)
+
+
+@pytest.mark.parametrize("rows, cols, cells", [(3, 3, (1, 2, 4, 5)), (3, 3, (3, 6, 7, 8)), (2, 4, (1, 2, 5)),
+                                               (3, 4, (2, 3, 6, 7, 10))])
+def test_ranked_build_equals_the_direct_table_read_by_rank(rows, cols, cells):
+    from slidelab.heuristics.pdb.placement_index import PlacementIndex
+
+    n = rows * cols
+    ranked = builder_numpy.build_ranked_numpy(np, rows, cols, cells)
+    direct = np.frombuffer(builder.build_table(rows, cols, cells), dtype=np.uint8)
+    index = PlacementIndex(np, rows, cols, cells)
+    where, _ = index.unrank(np.arange(math.perm(n, len(cells)), dtype=np.int64))
+    assert len(ranked) == math.perm(n, len(cells))
+    assert np.array_equal(ranked, direct[sum(p * n ** i for i, p in enumerate(where))])
+    assert np.array_equal(index.rank(where), np.arange(len(ranked)))
+
+
+def test_the_packed_file_round_trips_and_caps_large_excesses():
+    rows, cols, cells = 3, 3, (1, 2, 4, 5)
+    table = builder_numpy.build_ranked_numpy(np, rows, cols, cells)
+    data, restored = files.encode_ranked(rows, cols, cells, table)
+    assert data.startswith(files.RANKED_MAGIC) and restored == table.tobytes()
+    assert files.decode(data) == (frames.table_name(rows, cols, cells, ranked=True), restored)
+    header = json.loads(data[len(files.RANKED_MAGIC) + 4:data.index(b"}") + 1])
+    assert header["index"] == "ranked" and header["bits"] == 4 and header["capped"] == 0
+    # an excess beyond 15 (two times 15 moves above the Manhattan distance) is stored as 15: a smaller lower bound
+    big = table.copy()
+    big[7] += 2 * 20
+    data, restored = files.encode_ranked(rows, cols, cells, big)
+    back = np.frombuffer(restored, dtype=np.uint8)
+    assert table[7] < back[7] < big[7] and (back[7] - table[7]) % 2 == 0
+    assert np.array_equal(np.delete(back, 7), np.delete(table, 7))
+    assert json.loads(data[11:data.index(b"}") + 1])["capped"] == 1
+    assert files.decode(data)[1] == restored
+    odd = table.copy()
+    odd[3] += 1
+    with pytest.raises(ValueError, match="parity"):
+        files.encode_ranked(rows, cols, cells, odd)
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (lambda d: d[:-40], "wrong size"),
+    (lambda d: d[:-300] + bytes([d[-300] ^ 1]) + d[-299:], "checksum|wrong size|Error"),
+    (lambda d: b"SLPDB9\n" + d[7:], "not a Slide Lab"),
+    (lambda d: d[:-5] + zlib.compress(b"x")[:5], "wrong size|Error|checksum"),
+])
+def test_damaged_or_foreign_ranked_files_are_refused(damage, reason):
+    table = builder_numpy.build_ranked_numpy(np, 3, 3, (1, 2, 4, 5))
+    data, _ = files.encode_ranked(3, 3, (1, 2, 4, 5), table)
+    with pytest.raises(MissingData, match=reason):
+        files.decode(damage(data))
+
+
+def test_a_ranked_header_on_the_direct_magic_is_refused():
+    table = builder_numpy.build_ranked_numpy(np, 3, 3, (1, 2, 4, 5))
+    data, _ = files.encode_ranked(3, 3, (1, 2, 4, 5), table)
+    with pytest.raises(MissingData, match="wrong size|checksum"):
+        files.decode(files.MAGIC + data[len(files.RANKED_MAGIC):])
+    hlen = struct.unpack_from("<I", data, 7)[0]
+    header = json.loads(data[11:11 + hlen])
+    header["bits"] = 8
+    body = json.dumps(header).encode()
+    with pytest.raises(MissingData, match="4-bit"):
+        files.decode(files.RANKED_MAGIC + struct.pack("<I", len(body)) + body + data[11 + hlen:])
+
+
+def _puzzles(rows, cols, count, seed):
+    rng = random.Random(seed)
+    return [SlidingPuzzle(rows, cols, random_position(rows, cols, None, rng)) for _ in range(count)]
+
+
+def _walked(seed, steps=36):
+    """A 15-puzzle position `steps` random moves of the blank from the goal (quick to solve with 5-tile tables)."""
+    rng, board = random.Random(seed), list(range(1, 16)) + [0]
+    for _ in range(steps):
+        b = board.index(0)
+        q = rng.choice([q for q in (b - 4, b + 4, b - 1, b + 1) if 0 <= q < 16 and (abs(q - b) == 4 or q // 4 == b // 4)])
+        board[b], board[q] = board[q], 0
+    return SlidingPuzzle(4, 4, tuple(board))
+
+
+@pytest.mark.parametrize("rows, cols, groups", [(3, 3, ((1, 2, 4, 5), (3, 6, 7, 8))),
+                                                (4, 4, ((1, 2, 3, 4, 5), (6, 7, 8, 9, 10), (11, 12, 13, 14, 15)))])
+def test_the_ranked_kernel_searches_exactly_as_the_direct_one(rows, cols, groups, cache, monkeypatch):
+    """With the same groups ranked and direct, h is the same everywhere, so the two kernels make the same search:
+    the same moves and the same numbers of positions, contour by contour."""
+    monkeypatch.setitem(frames.PARTITIONS78, (rows, cols), (groups,))
+    monkeypatch.setitem(frames.PARTITIONS, (rows, cols), (groups,))
+    puzzles = _puzzles(rows, cols, 3, 5) if rows == 3 else [_walked(seed) for seed in (1, 2)]
+    for name, r, c, cells in pdb.plan(puzzles[0], "pdb78") + pdb.plan(puzzles[0]):
+        pdb.ensure_table(name, r, c, cells)
+    for puzzle in puzzles:
+        ranked, direct = get_heuristic("pdb78", puzzle), get_heuristic("pdb", puzzle)
+        assert ranked.name == "pdb78" and frames.is_ranked(pdb.plan(puzzle, "pdb78")[0][0])
+        for state in _puzzles(rows, cols, 20, 9):
+            assert ranked(state.start) == direct(state.start)
+        fast = run(pdb_idastar(puzzle, ranked, Limits()))
+        same = run(pdb_idastar(puzzle, direct, Limits()))
+        assert fast.moves == same.moves and puzzle.replay(fast.moves) == puzzle.goal
+        assert fast.stats.iterations == same.stats.iterations or [
+            (i["bound"], i["expanded"]) for i in fast.stats.iterations] == [
+            (i["bound"], i["expanded"]) for i in same.stats.iterations]
+        if rows == 3:  # the whole tree (no duplicate walks skipped) against the generic IDA*
+            slow = run(generic_idastar(puzzle, ranked, Limits(), False))
+            assert len(slow.moves) == len(fast.moves)
+            every = run(pdb_idastar(puzzle, ranked, Limits(), all_solutions=True))
+            assert sorted(map(tuple, every.solutions)) == sorted(map(tuple, run(
+                pdb_idastar(puzzle, direct, Limits(), all_solutions=True)).solutions))
+
+
+def test_files_cache_and_auto_prefer_the_large_set(cache, monkeypatch):
+    groups = ((1, 2, 4, 5), (3, 6, 7, 8))
+    monkeypatch.setitem(frames.PARTITIONS78, (3, 3), (groups,))
+    puzzle = SlidingPuzzle(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
+    assert not pdb.available(puzzle, table_set="pdb78")  # never built on the spot, however small
+    assert get_heuristic("auto", puzzle).name == "pdb"
+    with pytest.raises(MissingData, match="slidelab pdb 3x3-78"):
+        get_heuristic("pdb78", puzzle)
+    for name, r, c, cells in pdb.plan(puzzle, "pdb78"):
+        pdb.ensure_table(name, r, c, cells)
+        assert (cache / name).read_bytes().startswith(files.RANKED_MAGIC)
+        assert (cache / name.replace(".slpdb", ".map")).exists()
+    monkeypatch.setattr(files, "_TABLES", {})  # a new process: mapped from the cache folder
+    auto = get_heuristic("auto", puzzle)
+    assert auto.name == "pdb78"
+    assert len(run(pdb_idastar(puzzle, auto, Limits())).moves) == 31
+
+
+def test_the_large_set_is_for_the_15_puzzle_only():
+    assert pdb.plan(SlidingPuzzle(3, 4, tuple(range(1, 12)) + (0,)), "pdb78") == []
+    with pytest.raises(BadRequest, match="15-puzzle"):
+        get_heuristic("pdb78", SlidingPuzzle(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8)))
+    entry = next(h for h in api.describe()["heuristics"] if h["name"] == "pdb78")
+    assert entry["browser"] is False and entry["puzzles"] == ["sliding"]
+    assert [name for name, *_ in pdb.plan(SlidingPuzzle(4, 4, tuple(range(1, 16)) + (0,)), "pdb78")] == [
+        "4x4_1-2-3-4-5-6-7.ranked.slpdb", "4x4_8-9-10-11-12-13-14-15.ranked.slpdb"]
