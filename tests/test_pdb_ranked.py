@@ -122,7 +122,8 @@ def _walked(seed, steps=36):
     rng, board = random.Random(seed), list(range(1, 16)) + [0]
     for _ in range(steps):
         b = board.index(0)
-        q = rng.choice([q for q in (b - 4, b + 4, b - 1, b + 1) if 0 <= q < 16 and (abs(q - b) == 4 or q // 4 == b // 4)])
+        q = rng.choice([q for q in (b - 4, b + 4, b - 1, b + 1)
+                        if 0 <= q < 16 and (abs(q - b) == 4 or q // 4 == b // 4)])
         board[b], board[q] = board[q], 0
     return SlidingPuzzle(4, 4, tuple(board))
 

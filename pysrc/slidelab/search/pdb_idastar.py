@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..heuristics.pdb.placement_index import weights
 from .contour import INF, deepen
 from .control import CHECK_EVERY, Meter
-from ..heuristics.pdb.placement_index import weights
 from .duplicate_walks import DUPLICATES
 
 RECURSE_SLACK = 4  # positions with bound - f <= this are searched by the recursive function, without yielding

@@ -43,8 +43,7 @@ except ImportError:  # a runtime without it (the browser's): tables are decoded 
 
 from ...errors import MissingData, Unavailable
 from .builder import QUICK_BUILD_PATTERNS, build
-from .frames import (MAX_CELLS, canonical_frame, default_partitions, group_manhattan, is_ranked, placements,
-                     table_name)
+from .frames import MAX_CELLS, canonical_frame, default_partitions, group_manhattan, is_ranked, placements, table_name
 
 MAGIC = b"SLPDB2\n"
 RANKED_MAGIC = b"SLPDB3\n"

@@ -79,7 +79,7 @@ class PlacementIndex:
         self.weights = np.array(weights(n, k), dtype=np.int64)
         tables = _board_tables(np, rows, cols)
         self.popcount, self.nth_free, self.region, self.region_block, self.step_bit, self.step_cell = tables
-        self.nbytes = sum(t.nbytes for t in (self.popcount, self.nth_free, self.region, self.region_block, self.step_bit))
+        self.nbytes = sum(t.nbytes for t in tables)
 
     def block(self, array, b):
         """The view of `array` (one entry per offset) holding block b."""
