@@ -62,11 +62,12 @@ def balance(rows, cols, chunks=64):
     import numpy as np
 
     board = (rows, cols, default_goal(rows, cols))
-    index = dask_explore._index(*board)
-    record = dask_explore._new_record(index.total, index.of(board[2]))
+    spec = ("positions", *board)
+    index = dask_explore._index(spec)
+    record = dask_explore._new_record(index.total, [index.of(board[2])])
     summary, levels = None, 0
     while True:
-        summary, _ = dask_explore._step(record, summary, board, 0, index.half, levels)
+        summary, _ = dask_explore._step(record, summary, spec, 0, index.half, levels)
         if not summary[0]:
             break
         levels += 1

@@ -54,7 +54,7 @@ def test_ranked_build_equals_the_direct_table_read_by_rank(rows, cols, cells):
     from slidelab.heuristics.pdb.placement_index import PlacementIndex
 
     n = rows * cols
-    ranked = builder_numpy.build_ranked_numpy(np, rows, cols, cells)
+    ranked = builder_numpy.build_ranked_numpy(rows, cols, cells)
     direct = np.frombuffer(builder.build_table(rows, cols, cells), dtype=np.uint8)
     index = PlacementIndex(np, rows, cols, cells)
     where, _ = index.unrank(np.arange(math.perm(n, len(cells)), dtype=np.int64))
@@ -65,7 +65,7 @@ def test_ranked_build_equals_the_direct_table_read_by_rank(rows, cols, cells):
 
 def test_the_packed_file_round_trips_and_caps_large_excesses():
     rows, cols, cells = 3, 3, (1, 2, 4, 5)
-    table = builder_numpy.build_ranked_numpy(np, rows, cols, cells)
+    table = builder_numpy.build_ranked_numpy(rows, cols, cells)
     data, restored = files.encode_ranked(rows, cols, cells, table)
     assert data.startswith(files.RANKED_MAGIC) and restored == table.tobytes()
     assert files.decode(data) == (frames.table_name(rows, cols, cells, ranked=True), restored)
@@ -93,14 +93,14 @@ def test_the_packed_file_round_trips_and_caps_large_excesses():
     (lambda d: d[:-5] + zlib.compress(b"x")[:5], "wrong size|Error|checksum"),
 ])
 def test_damaged_or_foreign_ranked_files_are_refused(damage, reason):
-    table = builder_numpy.build_ranked_numpy(np, 3, 3, (1, 2, 4, 5))
+    table = builder_numpy.build_ranked_numpy(3, 3, (1, 2, 4, 5))
     data, _ = files.encode_ranked(3, 3, (1, 2, 4, 5), table)
     with pytest.raises(MissingData, match=reason):
         files.decode(damage(data))
 
 
 def test_a_ranked_header_on_the_direct_magic_is_refused():
-    table = builder_numpy.build_ranked_numpy(np, 3, 3, (1, 2, 4, 5))
+    table = builder_numpy.build_ranked_numpy(3, 3, (1, 2, 4, 5))
     data, _ = files.encode_ranked(3, 3, (1, 2, 4, 5), table)
     with pytest.raises(MissingData, match="wrong size|checksum"):
         files.decode(files.MAGIC + data[len(files.RANKED_MAGIC):])
@@ -183,3 +183,15 @@ def test_the_large_set_is_for_the_15_puzzle_only():
     assert entry["browser"] is False and entry["puzzles"] == ["sliding"]
     assert [name for name, *_ in pdb.plan(SlidingPuzzle(4, 4, tuple(range(1, 16)) + (0,)), "pdb78")] == [
         "4x4_1-2-3-4-5-6-7.ranked.slpdb", "4x4_8-9-10-11-12-13-14-15.ranked.slpdb"]
+
+
+def test_the_dask_build_gives_the_same_bytes_as_one_machine():
+    """On a 2-worker local cluster, three partitions (so every worker sends children to the other)."""
+    pytest.importorskip("distributed")
+    rows, cols, cells = 3, 4, (1, 2, 3, 5, 6)
+    one = builder_numpy.build_ranked_numpy(rows, cols, cells)
+    seen = []
+    spread = builder_numpy.build_ranked_dask(rows, cols, cells, workers=2, partitions=3,
+                                             progress=lambda done, total: seen.append((done, total)))
+    assert spread.tobytes() == one.tobytes() and len(one) == math.perm(12, 5)
+    assert files.encode_ranked(rows, cols, cells, spread) == files.encode_ranked(rows, cols, cells, one)

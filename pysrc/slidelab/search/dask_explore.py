@@ -65,7 +65,22 @@ def dask_explore(puzzle, limits, scheduler=None, workers=2, partitions=None):
 def _search(np, puzzle, limits, scheduler, workers, partitions):
     meter = Meter(limits, Stats(stored=1))  # its clock counts the cluster's start too
     with dask_client(scheduler, workers, "exploring on Dask") as client:
-        return (yield from _levels(np, client, puzzle, meter, partitions))
+        spec = ("positions", puzzle.rows, puzzle.cols, tuple(puzzle.goal))
+        index = _index(spec)
+        run = Levels(client, spec, partitions)
+        depths = yield from run.search([index.of(puzzle.goal)], meter)
+        last = len(depths) - 1
+        deepest = [run.fetch(run.submit(f"deepest-{p}", p, _deepest, run.records[p], last))
+                   for p in range(run.count)]
+        farthest = [index.state(run.layout.index_at(p, offset)) for p, offsets in enumerate(deepest)
+                    for offset in offsets]
+        start = index.of(puzzle.start)
+        start_depth = None
+        if start is not None:
+            p, offset = run.layout.place(start)
+            start_depth = run.fetch(run.submit("start", p, _depth_at, run.records[p], offset))
+        meter.finish()
+        return ExploreResult(depths, sorted(farthest), meter.stats, start_depth, run.extra(last))
 
 
 class _Layout:
@@ -93,144 +108,153 @@ class _Layout:
         return b * self.index.half + lo + rank
 
     def destinations(self, p):
-        """The other partitions that moves from partition p may reach: a vertical move changes the full rank (twice
-        the rank, plus a bit) by a value of its table."""
+        """The other partitions that moves from partition p may reach (the index says which ranks)."""
         (lo, hi), reached = self.ranges[p], set()
-        for moves in self.index.moves:
-            for _, rotation in moves:
-                if rotation:
-                    first = max(0, (2 * lo + int(rotation[0].min())) >> 1)
-                    last = min(self.index.half - 1, (2 * hi - 1 + int(rotation[0].max())) >> 1)
-                    reached.update(range(first // self.length, last // self.length + 1))
+        for first, last in self.index.reached(lo, hi):
+            reached.update(range(first // self.length, last // self.length + 1))
         return sorted(reached - {p})
 
 
-def _levels(np, client, puzzle, meter, partitions):
-    board = (puzzle.rows, puzzle.cols, tuple(puzzle.goal))
-    index = _index(*board)
-    threads = client.nthreads()
-    addresses = sorted(threads)
-    slots = [address for address in addresses for _ in range(threads[address])]
-    layout = _Layout(index, slots, partitions or PARTITIONS_PER_THREAD * len(slots))
-    count = len(layout.ranges)
-    destinations = [layout.destinations(p) for p in range(count)]
-    run = uuid.uuid4().hex[:8]
+class Levels:
+    """The breadth-first search over an index (`spec`, see `_index`) on a Dask cluster: its partitions, their
+    records on the workers (`records`, futures), and how to run tasks where a partition lives (`submit`, `fetch`)."""
 
-    def submit(key, p, function, *args):
-        return client.submit(function, *args, key=f"{key}-{run}", workers=[layout.owners[p]], pure=False)
+    def __init__(self, client, spec, partitions=None):
+        self.client, self.spec = client, spec
+        self.index = _index(spec)
+        threads = client.nthreads()
+        self.addresses = sorted(threads)
+        slots = [address for address in self.addresses for _ in range(threads[address])]
+        self.layout = _Layout(self.index, slots, partitions or PARTITIONS_PER_THREAD * len(slots))
+        self.count = len(self.layout.ranges)
+        self.run = uuid.uuid4().hex[:8]
+        self.records = []
+        self.sent = defaultdict(int)  # per level: bytes of the children made there and sent to other partitions
+        self.made = defaultdict(lambda: [0] * len(self.addresses))  # per level: the children each worker made
+        self.between_workers = 0
 
-    goal, offset = layout.place(index.of(puzzle.goal))
-    records = [submit(f"record-{p}", p, _new_record, index.size * (hi - lo), offset if p == goal else None)
-               for p, (lo, hi) in enumerate(layout.ranges)]
-    incoming = defaultdict(list)  # the buckets made by the last level submitted, per partition: (source, future)
-    summaries = [None] * count  # the last level's summary future, per partition
-    waiting = {}  # summary future: (level, partition, the partitions its buckets came from)
-    finished = queue.SimpleQueue()  # the summary futures done, put there by Dask's callback thread
+    def submit(self, key, p, function, *args):
+        """Run function(*args) on the worker of partition p."""
+        return self.client.submit(function, *args, key=f"{key}-{self.run}", workers=[self.layout.owners[p]],
+                                  pure=False)
 
-    def check_workers():
-        lost = set(layout.owners) - set(client.nthreads())
+    def check_workers(self):
+        lost = set(self.layout.owners) - set(self.client.nthreads())
         if lost:  # its records are gone, and the tasks pinned to it would wait for it for ever
             raise TooLarge(f"the Dask worker {min(lost)} left the cluster (out of memory?) with its partitions")
 
-    def fetch(future):
+    def fetch(self, future):
         """The result of `future`, unless its worker has left the cluster."""
         while True:
             try:
                 return future.result(timeout=FETCH_TIMEOUT)
             except TimeoutError:
-                check_workers()
+                self.check_workers()
 
-    def submit_level(d):
-        nonlocal incoming
-        outgoing = defaultdict(list)
-        for p, (lo, _) in enumerate(layout.ranges):
-            sources = incoming.pop(p, [])
-            step = submit(f"step-{d}-{p}", p, _step, records[p], summaries[p], board, lo, layout.length, d,
-                          *(future for _, future in sources))
-            summaries[p] = submit(f"summary-{d}-{p}", p, _summary, step)
-            waiting[summaries[p]] = d, p, [source for source, _ in sources]
-            summaries[p].add_done_callback(finished.put)
-            for j in destinations[p]:
-                outgoing[j].append((p, submit(f"bucket-{d}-{p}-{j}", p, _bucket, step, j)))
-        incoming = outgoing
+    def search(self, starts, meter):
+        """Search generator: the levels from the positions at indices `starts`, counted in `meter`; returns how many
+        positions lie at each depth. The records stay on the workers, in `records`."""
+        index, layout, count = self.index, self.layout, self.count
+        destinations = [layout.destinations(p) for p in range(count)]
+        at = defaultdict(list)
+        for start in starts:
+            p, offset = layout.place(start)
+            at[p].append(offset)
+        self.records = [self.submit(f"record-{p}", p, _new_record, index.size * (hi - lo), at.get(p, []))
+                        for p, (lo, hi) in enumerate(layout.ranges)]
+        incoming = defaultdict(list)  # the buckets made by the last level submitted, per partition: (source, future)
+        summaries = [None] * count  # the last level's summary future, per partition
+        waiting = {}  # summary future: (level, partition, the partitions its buckets came from)
+        finished = queue.SimpleQueue()  # the summary futures done, put there by Dask's callback thread
 
-    for d in range(LOOKAHEAD):
-        submit_level(d)
-    stats = meter.stats
-    depths, counts, left = [], defaultdict(int), defaultdict(lambda: count)  # per level: positions, steps to come
-    sent = defaultdict(int)  # per level: bytes of the children made there and sent to other partitions
-    made = defaultdict(lambda: [0] * len(addresses))  # per level: the children each worker made
-    between_workers = 0
-    while True:
-        try:
-            done = [finished.get(timeout=PROGRESS_INTERVAL)]
-            while not finished.empty():
-                done.append(finished.get())
-        except queue.Empty:
-            done = []
-            check_workers()
-        for future in done:
-            expanded, generated, sizes, _ = fetch(future)
-            d, p, sources = waiting.pop(future)
-            counts[d] += expanded
-            left[d] -= 1
-            stats.expanded += expanded
-            stats.generated += generated
-            made[d][addresses.index(layout.owners[p])] += generated
-            sent[d - 1] += 4 * sum(sizes)
-            between_workers += 4 * sum(size for source, size in zip(sources, sizes, strict=True)
-                                       if layout.owners[source] != layout.owners[p])
-        while not left[len(depths)] and counts[len(depths)]:  # a level is complete: submit one more
-            depths.append(counts[len(depths)])
-            submit_level(len(depths) + LOOKAHEAD - 1)
-        if not left[len(depths)]:  # the level after the last is complete, and empty
-            break
+        def submit_level(d):
+            nonlocal incoming
+            outgoing = defaultdict(list)
+            for p, (lo, _) in enumerate(layout.ranges):
+                sources = incoming.pop(p, [])
+                step = self.submit(f"step-{d}-{p}", p, _step, self.records[p], summaries[p], self.spec, lo,
+                                   layout.length, d, *(future for _, future in sources))
+                summaries[p] = self.submit(f"summary-{d}-{p}", p, _summary, step)
+                waiting[summaries[p]] = d, p, [source for source, _ in sources]
+                summaries[p].add_done_callback(finished.put)
+                for j in destinations[p]:
+                    outgoing[j].append((p, self.submit(f"bucket-{d}-{p}-{j}", p, _bucket, step, j)))
+            incoming = outgoing
+
+        for d in range(LOOKAHEAD):
+            submit_level(d)
+        stats = meter.stats
+        depths, counts, left = [], defaultdict(int), defaultdict(lambda: count)  # per level: positions, steps to come
+        while True:
+            try:
+                done = [finished.get(timeout=PROGRESS_INTERVAL)]
+                while not finished.empty():
+                    done.append(finished.get())
+            except queue.Empty:
+                done = []
+                self.check_workers()
+            for future in done:
+                expanded, generated, sizes, _ = self.fetch(future)
+                d, p, sources = waiting.pop(future)
+                counts[d] += expanded
+                left[d] -= 1
+                stats.expanded += expanded
+                stats.generated += generated
+                self.made[d][self.addresses.index(layout.owners[p])] += generated
+                self.sent[d - 1] += 4 * sum(sizes)
+                self.between_workers += 4 * sum(size for source, size in zip(sources, sizes, strict=True)
+                                                if layout.owners[source] != layout.owners[p])
+            while not left[len(depths)] and counts[len(depths)]:  # a level is complete: submit one more
+                depths.append(counts[len(depths)])
+                submit_level(len(depths) + LOOKAHEAD - 1)
+            if not left[len(depths)]:  # the level after the last is complete, and empty
+                break
+            stats.stored = stats.expanded
+            if meter.due(stats.expanded):
+                yield progress(meter, len(depths), index.total)
+        self.client.cancel(list(waiting))  # the levels submitted beyond the last, which find nothing
         stats.stored = stats.expanded
-        if meter.due(stats.expanded):
-            yield progress(meter, len(depths), index.total)
-    client.cancel(list(waiting))  # the levels submitted beyond the last, which find nothing
-    last = len(depths) - 1
-    deepest = [submit(f"deepest-{p}", p, _deepest, records[p], last) for p in range(count)]
-    deepest = [fetch(future) for future in deepest]
-    farthest = [index.state(layout.index_at(p, offset)) for p, offsets in enumerate(deepest) for offset in offsets]
-    start = index.of(puzzle.start)
-    start_depth = None
-    if start is not None:
-        p, offset = layout.place(start)
-        start_depth = fetch(submit("start", p, _depth_at, records[p], offset))
-    stats.stored = stats.expanded
-    meter.finish()
-    owned = [sum(index.size * (hi - lo)
-                 for (lo, hi), owner in zip(layout.ranges, layout.owners, strict=True) if owner == address)
-             for address in addresses]
-    per_worker = [index.nbytes + positions for positions in owned]
-    extra = {"memory_bytes": sum(per_worker), "worker_memory_bytes": per_worker, "worker_positions": owned,
-             "workers": len(addresses), "partitions": count, "bytes_sent": sum(sent.values()),
-             "bytes_sent_per_level": [sent[d] for d in range(last + 1)], "bytes_between_workers": between_workers,
-             "generated_per_worker": [made[d] for d in range(last + 1)]}
-    return ExploreResult(depths, sorted(farthest), stats, start_depth, extra)
+        return depths
+
+    def extra(self, last):
+        """What the search's `extra` tells of the cluster (see dask_explore)."""
+        layout, index = self.layout, self.index
+        owned = [sum(index.size * (hi - lo)
+                     for (lo, hi), owner in zip(layout.ranges, layout.owners, strict=True) if owner == address)
+                 for address in self.addresses]
+        per_worker = [index.nbytes + positions for positions in owned]
+        return {"memory_bytes": sum(per_worker), "worker_memory_bytes": per_worker, "worker_positions": owned,
+                "workers": len(self.addresses), "partitions": self.count, "bytes_sent": sum(self.sent.values()),
+                "bytes_sent_per_level": [self.sent[d] for d in range(last + 1)],
+                "bytes_between_workers": self.between_workers,
+                "generated_per_worker": [self.made[d] for d in range(last + 1)]}
 
 
 # The tasks: each runs on the worker owning the partition whose record it takes.
 
 @functools.lru_cache(maxsize=8)
-def _index(rows, cols, goal):
-    """The index of a board, built once per process (on the client and on every worker)."""
+def _index(spec):
+    """The index a spec names, built once per process (on the client and on every worker): ("positions", rows, cols,
+    goal) is the explore's Index, ("placements", rows, cols, cells) a pattern database's PlacementIndex."""
     import numpy
 
-    return Index(numpy, rows, cols, goal)
+    kind, rows, cols, data = spec
+    if kind == "placements":
+        from ..heuristics.pdb.placement_index import PlacementIndex
+
+        return PlacementIndex(numpy, rows, cols, data)
+    return Index(numpy, rows, cols, data)
 
 
-def _new_record(size, goal_offset):
+def _new_record(size, offsets):
     import numpy as np
 
     record = np.full(size, UNSEEN, np.uint8)
-    if goal_offset is not None:
-        record[goal_offset] = 0
+    record[offsets] = 0
     return record
 
 
-def _step(record, after, board, lo, length, depth, *buckets):
+def _step(record, after, spec, lo, length, depth, *buckets):
     """One level of the partition of the ranks from `lo`, once its level before is done (`after`, that level's
     summary): mark the children in `buckets` not reached yet at `depth`, then expand the positions at `depth`,
     marking their children in this partition at depth + 1 at once. Returns the summary (positions expanded, children
@@ -242,18 +266,16 @@ def _step(record, after, board, lo, length, depth, *buckets):
     found = sum(mark(record, piece, depth) for bucket in buckets for piece in bucket)
     if depth and not found and not after[3]:
         return (0, 0, sizes, 0), {}
-    index = _index(*board)
-    rows, cols, goal = board
+    index = _index(spec)
     width, own = len(record) // index.size, lo // length
-    colour = sum(divmod(goal.index(0), cols)) + depth  # every move takes the blank to a cell of the other colour
     expanded = generated = ahead = 0
     children = defaultdict(list)
-    for b in [b for b in range(index.size) if (sum(divmod(b, cols)) - colour) % 2 == 0]:
+    for b in index.blocks_at(depth):
         for ranks in frontier(np, record[b * width:(b + 1) * width], depth):
             expanded += len(ranks)
-            generated += len(ranks) * len(index.moves[b])
             ranks += lo
             for q, targets in index.children(b, ranks):  # one move: no two targets are equal
+                generated += len(targets)
                 for p, offsets in _scatter(np, targets, q, length, index.half):
                     if p == own:
                         ahead += mark(record, offsets, depth + 1)

@@ -74,6 +74,7 @@ class Index:
         self.low_parity = _digit_parity(np, radices[:low])
         self.high_parity = _digit_parity(np, radices[low:])
         self.moves = [[self._move(np, m, cols, b, q) for q in neighbours(rows, cols)[b]] for b in range(self.size)]
+        self.cols, self.goal_colour = cols, sum(divmod(goal.index(0), cols))
         tables = [self.low_parity, self.high_parity] + [r[0] for moves in self.moves for _, r in moves if r]
         self.nbytes = sum(t.nbytes for t in tables)
 
@@ -105,6 +106,17 @@ class Index:
             else:
                 table, divisor, modulus = rotation
                 yield q, (full + table[full // divisor % modulus]) >> 1
+
+    def blocks_at(self, depth):
+        """The blank cells positions at `depth` may have: every move takes the blank to a cell of the other colour."""
+        return [b for b in range(self.size) if (sum(divmod(b, self.cols)) - self.goal_colour - depth) % 2 == 0]
+
+    def reached(self, lo, hi):
+        """Ranges (first, last) of the ranks that moves from the ranks lo .. hi - 1 may reach: a vertical move
+        changes the full rank (twice the rank, plus a bit) by a value of its table."""
+        return [(max(0, (2 * lo + int(rotation[0].min())) >> 1),
+                 min(self.half - 1, (2 * hi - 1 + int(rotation[0].max())) >> 1))
+                for moves in self.moves for _, rotation in moves if rotation]
 
     def block(self, array, b):
         """The view of `array` (one entry per index) holding the positions with the blank on cell b."""

@@ -87,31 +87,51 @@ def build_table_numpy(rows, cols, cells, progress=None) -> bytes:
     return dist.tobytes()
 
 
-def ranked_table(np, index, record):
-    """The ranked table from a finished depth record: per placement, its smallest depth over the blank's regions
-    (every placement is reached: the blank's moves are free and the tiles' moves reversible)."""
-    table = index.block(record, 0).copy()
-    for b in range(1, index.size):
-        np.minimum(table, index.block(record, b), out=table)
-    return table
+def ranked_table(record, blocks):
+    """The ranked table of a finished depth record of `blocks` blocks (the whole record, or one partition's): per
+    placement, its smallest depth over the blank's regions (every placement is reached: the blank's moves are free
+    and the tiles' moves reversible)."""
+    return record.reshape(blocks, -1).min(axis=0)
 
 
-def build_ranked_numpy(np, rows, cols, cells, progress=None):
+def _run(search, progress, total):
+    """Run a level search generator, telling `progress(positions reached, total)`; its return value."""
+    try:
+        while True:
+            event = next(search)
+            if progress is not None:
+                progress(event["stored"], total)
+    except StopIteration as stop:
+        return stop.value
+
+
+def build_ranked_numpy(rows, cols, cells, progress=None):
     """The ranked table (placement_index.py) of the tiles whose goal cells are `cells`: one byte per placement, a
-    numpy array. The breadth-first search runs on the explore engine's level loop; `progress(done, total)` gets the
-    positions reached and the number of (placement, region) offsets."""
+    numpy array. The breadth-first search runs on the explore engine's level loop (search/indexed_explore.py);
+    `progress(done, total)` gets the positions reached and the number of (placement, region) offsets."""
     from ...search.control import Limits, Meter, Stats
     from ...search.indexed_explore import levels
     from .placement_index import PlacementIndex
 
     index = PlacementIndex(np, rows, cols, cells)
-    meter = Meter(Limits(), Stats(stored=1))
-    search = levels(np, index, index.starts(), meter)
-    try:
-        while True:
-            event = next(search)
-            if progress is not None:
-                progress(event["stored"], index.total)
-    except StopIteration as stop:
-        record, _ = stop.value
-    return ranked_table(np, index, record)
+    record, _ = _run(levels(np, index, index.starts(), Meter(Limits(), Stats(stored=1))), progress, index.total)
+    return ranked_table(record, index.size)
+
+
+def build_ranked_dask(rows, cols, cells, scheduler=None, workers=2, progress=None, partitions=None):
+    """The same table built on a Dask cluster by the Dask explore's level engine (search/dask_explore.py): the
+    placements' ranks are cut into partitions, each with its record on one worker; each worker then reduces its
+    partitions to their slices of the table. `scheduler` is a running cluster's address (else a local cluster of
+    `workers` processes is started for the build)."""
+    from ...cluster import dask_client, require
+    from ...search.control import Limits, Meter, Stats
+    from ...search.dask_explore import Levels
+
+    require("building pattern databases on Dask", "numpy", "distributed")
+    with dask_client(scheduler, workers, "building pattern databases on Dask") as client:
+        levels = Levels(client, ("placements", rows, cols, tuple(cells)), partitions)
+        index = levels.index
+        _run(levels.search(index.starts(), Meter(Limits(), Stats(stored=1))), progress, index.total)
+        slices = [levels.submit(f"table-{p}", p, ranked_table, levels.records[p], index.size)
+                  for p in range(levels.count)]
+        return np.concatenate([levels.fetch(future) for future in slices])

@@ -250,9 +250,10 @@ def _keep_mapped(path, table):
     return table if mapped is None else mapped
 
 
-def load(name, rows, cols, cells, directory=None, may_build=False, progress=None):
+def load(name, rows, cols, cells, directory=None, may_build=False, progress=None, dask=None):
     """The table from memory, the cache folder (mapped, see above), or (if `may_build` or small) a fresh build
-    saved to the folder; None when it is none of these."""
+    saved to the folder; None when it is none of these. A ranked table is built on a Dask cluster when `dask` is
+    given ({"scheduler", "workers"}, see builder_numpy.build_ranked_dask)."""
     table = _TABLES.get(name)
     if table is not None:
         return table
@@ -282,9 +283,11 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
         if not (may_build or small):
             return None
         if is_ranked(name):
-            np = _numpy("building")
-            from .builder_numpy import build_ranked_numpy  # build time only
-            data, table = encode_ranked(rows, cols, cells, build_ranked_numpy(np, rows, cols, cells, progress))
+            _numpy("building")
+            from .builder_numpy import build_ranked_dask, build_ranked_numpy  # build time only
+            built = (build_ranked_numpy(rows, cols, cells, progress) if dask is None
+                     else build_ranked_dask(rows, cols, cells, progress=progress, **dask))
+            data, table = encode_ranked(rows, cols, cells, built)
         else:
             table = build(rows, cols, cells, progress)
             data = encode(rows, cols, cells, table)
@@ -305,9 +308,9 @@ def is_ready(name, rows, cols, cells, directory=None) -> bool:
             or (placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS and not is_ranked(name)))
 
 
-def ensure_table(name, rows, cols, cells, directory=None, progress=None) -> None:
+def ensure_table(name, rows, cols, cells, directory=None, progress=None, dask=None) -> None:
     """Load the table into memory, building it (and saving it in the cache folder) if need be."""
-    load(name, rows, cols, cells, directory, may_build=True, progress=progress)
+    load(name, rows, cols, cells, directory, may_build=True, progress=progress, dask=dask)
 
 
 def write_files(rows, cols, directory, progress=None) -> list[str]:

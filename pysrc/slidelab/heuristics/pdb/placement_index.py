@@ -118,6 +118,10 @@ class PlacementIndex:
         """The blocks that may hold positions at `depth`: all of them (the blank's moves are free)."""
         return range(self.size)
 
+    def reached(self, lo, hi):
+        """The ranks moves from ranks lo .. hi - 1 may reach: any (moving the first tile changes the first digit)."""
+        return [(0, self.half - 1)]
+
     def children(self, b, ranks):
         """For each move of a pattern tile into the blank's region from the positions b * half + ranks: groups of
         (a block q, the ranks reached in block q). One move of one tile never takes two positions to one."""
