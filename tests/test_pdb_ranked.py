@@ -140,7 +140,7 @@ def test_the_ranked_kernel_searches_exactly_as_the_direct_one(rows, cols, groups
         pdb.ensure_table(name, r, c, cells)
     for puzzle in puzzles:
         ranked, direct = get_heuristic("pdb78", puzzle), get_heuristic("pdb", puzzle)
-        assert ranked.name == "pdb78" and frames.is_ranked(pdb.plan(puzzle, "pdb78")[0][0])
+        assert ranked.name == "pdb78" and ranked.kernel == "pdb" and frames.is_ranked(pdb.plan(puzzle, "pdb78")[0][0])
         for state in _puzzles(rows, cols, 20, 9):
             assert ranked(state.start) == direct(state.start)
         fast = run(pdb_idastar(puzzle, ranked, Limits()))
@@ -195,3 +195,34 @@ def test_the_dask_build_gives_the_same_bytes_as_one_machine():
                                              progress=lambda done, total: seen.append((done, total)))
     assert spread.tobytes() == one.tobytes() and len(one) == math.perm(12, 5)
     assert files.encode_ranked(rows, cols, cells, spread) == files.encode_ranked(rows, cols, cells, one)
+
+
+def test_the_cli_says_the_cost_first_then_builds_and_solves_with_them(cache, tmp_path, capsys, monkeypatch):
+    from slidelab.cli import main
+
+    monkeypatch.setitem(frames.PARTITIONS78, (3, 3), (((1, 2, 4, 5), (3, 6, 7, 8)),))
+    site = tmp_path / "site"
+    assert main(["pdb", "3x3-78", "--out", str(site)]) == 0
+    err = capsys.readouterr().err
+    assert "building 3x3_1-2-4-5.ranked.slpdb: 3,024 entries" in err and "of one core" in err
+    assert sorted(p.name for p in site.iterdir()) == ["3x3_1-2-4-5.ranked.slpdb", "3x3_3-6-7-8.ranked.slpdb"]
+    assert main(["pdb", "3x3-78"]) == 0 and "building" not in capsys.readouterr().err  # built once
+    assert main(["solve", "8 6 7/2 5 4/3 0 1", "--heuristic", "auto", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["length"] == 31 and "pdb78" in json.dumps(answer)
+    assert main(["pdb", "3x4-78"]) == 2 and "15-puzzle" in capsys.readouterr().err
+    assert main(["pdb", "3x3-78", "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    assert "--engine dask" in capsys.readouterr().err
+
+
+def test_a_solve_request_names_the_tables_its_heuristic_uses(cache, monkeypatch):
+    monkeypatch.setitem(frames.PARTITIONS78, (3, 3), (((1, 2, 4, 5), (3, 6, 7, 8)),))
+    request = {"board": "8 6 7/2 5 4/3 0 1", "algorithm": "idastar"}
+    assert [t["name"] for t in api.pattern_databases(dict(request, heuristic="auto"))["tables"]] == [
+        "3x3_1-2-4-5.slpdb", "3x3_3-6-7-8.slpdb"]
+    large = api.pattern_databases(dict(request, heuristic="pdb78"))
+    assert not large["ready"] and large["tables"][0]["build_s"] >= 0 and large["tables"][0]["entries"] == 3024
+    assert api.pattern_databases(dict(request, heuristic="pdb78"), build=True)["ready"]
+    assert [t["name"] for t in api.pattern_databases(dict(request, heuristic="auto"))["tables"]] == [
+        "3x3_1-2-4-5.ranked.slpdb", "3x3_3-6-7-8.ranked.slpdb"]
+    assert not api.pattern_databases({"shape": "3x3", "tables": "pdb99"})["ok"]

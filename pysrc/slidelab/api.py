@@ -690,36 +690,48 @@ def check_heuristic(request: dict, on_progress=None, should_cancel=None) -> dict
         return error_of(e)
 
 
-def pattern_databases(request: dict, build: bool = False, on_progress=None) -> dict:
+def pattern_databases(request: dict, build: bool = False, on_progress=None, dask=None) -> dict:
     """The pattern-database tables a request needs, and whether each is at hand: {"ok": true, "tables": [{"name",
-    "ready"}], "ready": bool}. A shape ({"shape": "4x4", "goal"?}) asks for every table of that board; any other
-    request is a solve request, answered with the tables that very search would use (none, "tables": [], when it
-    waits for no pattern databases: a token puzzle, an algorithm without a heuristic or that answers at once (quick),
-    a heuristic other than auto or pdb, a board too large for tables with auto). This is the one place that decides
-    it, for the CLI and the page alike. With `build`, missing tables are built and saved in the cache folder,
-    `on_progress({"type": "build", "table",
-    "done", "total"})` told as it goes.
+    "ready", "entries", "memory_bytes", and for the large tables "file_bytes" and "build_s" (estimates, said before
+    building)}], "ready": bool}. A shape ({"shape": "4x4", "goal"?, "tables"?: "pdb" or "pdb78"}) asks for every
+    table of that board; any other request is a solve request, answered with the tables that very search would use
+    (none, "tables": [], when it waits for no pattern databases: a token puzzle, an algorithm without a heuristic or
+    that answers at once (quick), a heuristic other than auto, pdb or pdb78, a board too large for tables with auto;
+    auto uses the 7-8 tables when they are built). This is the one place that decides it, for the CLI and the page
+    alike. With `build`, missing tables are built and saved in the cache folder (the large ones on a Dask cluster
+    with `dask`: {"scheduler", "workers"}), `on_progress({"type": "build", "table", "done", "total"})` told as it
+    goes.
     """
     try:
         if isinstance(request, dict) and request.get("shape") is not None:
-            puzzle = _explore_puzzle(request)
-            if not pdb.plan(puzzle):
+            table_set = _option(request, "tables", str, "pdb")
+            if table_set not in pdb.TABLE_SETS:
+                raise BadRequest(f"tables must be one of {', '.join(pdb.TABLE_SETS)}, not '{table_set[:20]}'")
+            puzzle = _explore_puzzle({k: v for k, v in request.items() if k != "tables"})
+            if not pdb.plan(puzzle, table_set):
+                if table_set == "pdb78":
+                    raise BadRequest("the 7-8 pattern databases exist for the 15-puzzle (4x4, the blank's goal in "
+                                     "a corner)")
                 raise BadRequest(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
         else:
             puzzle, algorithm, heuristic_name, _ = _solve_setup(request)
             uses = (algorithm.uses_heuristic and algorithm.waits_for_tables and puzzle.kind == "sliding"
-                    and heuristic_name in ("auto", "pdb"))
-            if heuristic_name == "pdb" and uses and not pdb.plan(puzzle):
-                raise BadRequest(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
+                    and heuristic_name in ("auto", *pdb.TABLE_SETS))
+            table_set = heuristic_name if heuristic_name in pdb.TABLE_SETS else "pdb"
+            if heuristic_name == "auto" and uses and pdb.available(puzzle, table_set="pdb78"):
+                table_set = "pdb78"
+            if heuristic_name in pdb.TABLE_SETS and uses and not pdb.plan(puzzle, table_set):
+                get_heuristic(heuristic_name, puzzle)  # raises the reason
             puzzle = puzzle if uses else None
-        plan = pdb.plan(puzzle) if puzzle is not None else []
+        plan = pdb.plan(puzzle, table_set) if puzzle is not None else []
         if build:
             for name, rows, cols, cells in plan:
                 def report(done, total, name=name):
                     if on_progress is not None:
                         on_progress({"type": "build", "table": name, "done": done, "total": total})
-                pdb.ensure_table(name, rows, cols, cells, progress=report)
-        tables = [{"name": name, "ready": pdb.is_ready(name, rows, cols, cells)} for name, rows, cols, cells in plan]
+                pdb.ensure_table(name, rows, cols, cells, progress=report, dask=dask)
+        tables = [{"name": name, "ready": pdb.is_ready(name, rows, cols, cells),
+                   **pdb.cost(rows, cols, cells, pdb.is_ranked(name))} for name, rows, cols, cells in plan]
         return {"ok": True, "tables": tables, "ready": all(t["ready"] for t in tables)}
     except SlideLabError as e:
         return error_of(e)

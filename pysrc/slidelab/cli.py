@@ -178,10 +178,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="Build (once) the pattern-database tables for boards of a shape, with the goal's blank in a "
                     f"corner, into the cache folder (${ENV_DIR}, else the user's cache folder).")
     pdb.add_argument("shapes", nargs="*", default=["4x4", "3x4"], metavar="SHAPE",
-                     help="board shapes like 4x4 (default: 4x4 3x4)")
+                     help="board shapes like 4x4 (default: 4x4 3x4); 4x4-78 is the 15-puzzle's 7-8 tables (about 580 "
+                     "MB in memory, half an hour of one core with numpy)")
     pdb.add_argument("--goal", help="a goal position, for a goal whose blank is not in a corner")
     pdb.add_argument("--out", metavar="DIR", help="also write every table of these shapes as files into DIR (what "
                      "the site serves to the browser)")
+    pdb.add_argument("--engine", choices=("numpy", "dask"), default="numpy",
+                     help="build the 7-8 tables with numpy on this machine, or on a Dask cluster (the scale extra)")
+    pdb.add_argument("--scheduler", metavar="ADDRESS", help="the Dask cluster to build on (tcp://host:port); "
+                     "without it --engine dask starts a local one with --workers workers")
+    pdb.add_argument("--workers", type=int, default=2, help="workers of the local Dask cluster (default 2)")
     pdb.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -454,28 +460,58 @@ class _ExploreProgress:
             print(file=sys.stderr)
 
 
+def _cost_line(table: dict) -> str:
+    """What building a table costs, said before it is built."""
+
+    def size(n):
+        return f"{n / 1e6:,.0f} MB" if n >= 1e7 else f"{n / 1e6:.1f} MB" if n >= 1e5 else f"{n / 1e3:.0f} kB"
+
+    text = f"{table['name']}: {table['entries']:,} entries, {size(table['memory_bytes'])} in memory"
+    if "build_s" in table:
+        minutes = table["build_s"] / 60
+        text += (f", a file of about {size(table['file_bytes'])}, "
+                 + (f"about {minutes:,.0f} minutes" if minutes >= 1.5 else "under two minutes") + " of one core")
+    return text
+
+
 def _prepare_databases(request: dict) -> None:
     """Before a solve: build the pattern databases that search would use and the cache folder lacks (the api says
-    which)."""
+    which), saying first what each costs."""
     status = api.pattern_databases(request)
     if status["ok"] and not status["ready"]:
+        for table in status["tables"]:
+            if not table["ready"]:
+                print(f"building {_cost_line(table)}", file=sys.stderr)
         bar = _ProgressBar()
         api.pattern_databases(request, build=True, on_progress=bar)
         bar.close()
 
 
 def _pdb(args) -> dict:
+    if args.scheduler and args.engine != "dask":
+        return api.error("invalid", "--scheduler is for --engine dask")
+    if not 1 <= args.workers <= api.MAX_WORKERS:
+        return api.error("invalid", f"--workers must be from 1 to {api.MAX_WORKERS}")
+    dask = {"scheduler": args.scheduler, "workers": args.workers} if args.engine == "dask" else None
     answers = []
     bar = _ProgressBar()
     for shape in args.shapes:
-        query = {"shape": shape, **({"goal": args.goal} if args.goal else {})}
-        answer = api.pattern_databases(query, build=True, on_progress=bar)
+        board, large = (shape[:-3], True) if shape.endswith("-78") else (shape, False)
+        query = {"shape": board, "tables": "pdb78" if large else "pdb", **({"goal": args.goal} if args.goal else {})}
+        status = api.pattern_databases(query)
+        if not status["ok"]:
+            return status
+        if not args.json:
+            for table in status["tables"]:
+                if not table["ready"]:
+                    print(f"building {_cost_line(table)}", file=sys.stderr)
+        answer = api.pattern_databases(query, build=True, on_progress=bar, dask=dask)
         if not answer["ok"]:
             bar.close()
             return answer
         answers.append({"shape": shape, "tables": answer["tables"]})
         if args.out:
-            write_files(*parse_shape(shape), args.out)
+            write_files(*parse_shape(board), args.out, table_set=query["tables"])
     bar.close()
     return {"ok": True, "folder": str(cache_dir()), "shapes": answers}
 
@@ -484,8 +520,6 @@ def _print_pdb(answer: dict) -> None:
     for entry in answer["shapes"]:
         print(f"{entry['shape']}: " + ", ".join(t["name"] for t in entry["tables"]))
     print(f"ready, in {answer['folder']}")
-
-
 def _batch(args) -> int:
     """`slidelab batch`: solve every position of a file; one line per position as it finishes, then a summary."""
     from . import batch

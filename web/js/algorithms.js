@@ -103,9 +103,10 @@ export class MethodPicker {
     return `${a ? titleOf('algorithms', a) : algorithm} · ${h ? titleOf('heuristics', h) : heuristic}`;
   }
 
-  /** The catalogue's entries of a kind (algorithms or heuristics) that apply to a puzzle kind ([] until it is known). */
+  /** The catalogue's entries of a kind (algorithms or heuristics) that apply to a puzzle kind and that the page can
+   * run (not the command line's own, browser: false); [] until it is known. */
   #items(kind, puzzle = this.#puzzle) {
-    return (this.#catalogue?.[kind] ?? []).filter(item => item.puzzles.includes(puzzle));
+    return (this.#catalogue?.[kind] ?? []).filter(item => item.puzzles.includes(puzzle) && item.browser !== false);
   }
 
   #find(kind, name) {

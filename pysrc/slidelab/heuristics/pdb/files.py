@@ -313,13 +313,13 @@ def ensure_table(name, rows, cols, cells, directory=None, progress=None, dask=No
     load(name, rows, cols, cells, directory, may_build=True, progress=progress, dask=dask)
 
 
-def write_files(rows, cols, directory, progress=None) -> list[str]:
-    """Build (or reuse) the standard tables for a rows x cols board with the blank in a corner and write them as
-    files into `directory`; returns their paths. This is what the site build serves to the browser."""
+def write_files(rows, cols, directory, progress=None, table_set="pdb") -> list[str]:
+    """Build (or reuse) the tables of `table_set` for a rows x cols board with the blank in a corner and write them
+    as files into `directory`; returns their paths. The standard set is what the site build serves to the browser."""
     r2, c2, _ = canonical_frame(rows, cols, 0)
     paths = []
-    for cells in dict.fromkeys(cells for part in default_partitions(r2, c2, 0) for cells in part):
-        name = table_name(r2, c2, cells)
+    for cells in dict.fromkeys(cells for part in default_partitions(r2, c2, 0, table_set) for cells in part):
+        name = table_name(r2, c2, cells, ranked=table_set == "pdb78")
         table = load(name, r2, c2, cells, may_build=True, progress=progress)  # from memory or the cache folder
         # the cache file is already encoded (compressing again costs seconds per table)
         data = _read(os.path.join(cache_dir(), name)) or encode(r2, c2, cells, table)

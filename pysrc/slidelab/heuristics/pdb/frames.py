@@ -34,6 +34,10 @@ PARTITIONS78 = {
 }
 TABLE_SETS = ("pdb", "pdb78")  # the standard tables, and the large ranked ones
 RANKED_SUFFIX = ".ranked" + SUFFIX
+# What building a ranked table costs, measured on a 2-core machine with numpy, one core (docs/benchmarks.md): seconds
+# per placement, and bytes of file per placement (4-bit entries, then zlib).
+RANKED_BUILD_S = 3.0e-6
+RANKED_FILE_BYTES = 0.15
 
 
 @functools.cache  # asked for by every solve that plans pattern databases: a batch asks once a position
@@ -103,6 +107,17 @@ def table_name(rows, cols, cells, ranked=False) -> str:
 def is_ranked(name) -> bool:
     """Whether the table of this file name is indexed by rank (the large set) rather than directly."""
     return name.endswith(RANKED_SUFFIX)
+
+
+def cost(rows, cols, cells, ranked) -> dict:
+    """What a table costs: its entries (one byte each in memory), and for a ranked one the file's size and the
+    build's time on one core, both estimated from measurements."""
+    n, k = rows * cols, len(cells)
+    if not ranked:
+        return {"entries": n ** k, "memory_bytes": n ** k}
+    entries = placements(n, k)
+    return {"entries": entries, "memory_bytes": entries, "file_bytes": round(entries * RANKED_FILE_BYTES),
+            "build_s": round(entries * RANKED_BUILD_S)}
 
 
 def placements(n, k) -> int:
