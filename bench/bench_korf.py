@@ -1,12 +1,14 @@
 """Korf's 100 random 15-puzzle positions solved optimally with the pattern databases (docs/benchmarks.md,
 "heuristics and pattern databases").
 
-    python3 bench/bench_korf.py [--ids 1,2,5 | --first N] [--file PATH]
+    python3 bench/bench_korf.py [--ids 1,2,5 | --first N] [--file PATH] [--heuristics pdb,pdb78]
 
 The databases are loaded (or built, once, into the cache folder) first and that time is reported apart. Then every
-position is solved by IDA* with `auto` (the pattern databases), its length checked against the optimal length listed
-in the file, and one line printed per position: id, length, nodes expanded and generated, CPU and wall seconds. The
-summary gives the totals, the median and the worst position. Exits 1 if any length differs.
+position is solved by IDA* with each heuristic in turn (default `auto`: the largest pattern databases at hand), its
+length checked against the optimal length listed in the file, and one line printed per position and heuristic: id,
+length, nodes expanded and generated, CPU and wall seconds. The summary gives, per heuristic, the totals, the median
+and the worst position, and with several heuristics the ratios of their totals to the first's (measured in one run,
+alternating, so that the machine's noise falls on both). Exits 1 if any length differs.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ def main() -> int:
                         help="the positions (default: pysrc/slidelab/data/korf100.txt)")
     parser.add_argument("--ids", help="comma-separated ids to run (default: all)")
     parser.add_argument("--first", type=int, help="run only the first N positions")
+    parser.add_argument("--heuristics", default="auto", help="comma-separated heuristics to compare (default: auto)")
     args = parser.parse_args()
+    names = args.heuristics.split(",")
     positions = read_positions(args.file)
     if args.ids:
         wanted = {int(i) for i in args.ids.split(",")}
@@ -55,38 +59,51 @@ def main() -> int:
     if args.first:
         positions = positions[:args.first]
 
-    started = time.perf_counter()
-    status = api.pattern_databases({"shape": "4x4", "goal": "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"}, build=True)
-    heuristic = get_heuristic("auto", SlidingPuzzle(4, 4, GOAL, GOAL))
-    assert status["ready"] and heuristic.name == "pdb"
-    print(f"databases ready in {time.perf_counter() - started:.2f} s: {', '.join(t['name'] for t in status['tables'])}")
+    goal = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
+    for name in names:
+        started = time.perf_counter()
+        request = {"board": goal, "goal": goal, "algorithm": "idastar", "heuristic": name}
+        status = api.pattern_databases(request, build=True)
+        heuristic = get_heuristic(name, SlidingPuzzle(4, 4, GOAL, GOAL))
+        assert status["ready"] and heuristic.name.startswith("pdb")
+        print(f"{name} ({heuristic.name}): databases ready in {time.perf_counter() - started:.2f} s: "
+              f"{', '.join(t['name'] for t in status['tables'])}")
 
-    rows, wrong = [], 0
-    print(f"{'id':>4} {'len':>4} {'expanded':>12} {'generated':>12} {'cpu s':>8} {'wall s':>8}")
+    rows, wrong = {name: [] for name in names}, 0
+    print(f"{'id':>4} {'heuristic':>10} {'len':>4} {'expanded':>12} {'generated':>12} {'cpu s':>8} {'wall s':>8}")
     for ident, length, tiles in positions:
         puzzle = SlidingPuzzle(4, 4, tiles, GOAL)
-        h = get_heuristic("auto", puzzle)
-        wall, cpu = time.perf_counter(), time.process_time()
-        result = run(idastar(puzzle, h, Limits()))
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        ok = len(result.moves) == length and puzzle.replay(result.moves) == GOAL
-        wrong += not ok
-        rows.append((ident, result.stats.expanded, result.stats.generated, cpu, wall))
-        print(f"{ident:>4} {len(result.moves):>4} {result.stats.expanded:>12,} {result.stats.generated:>12,} "
-              f"{cpu:>8.2f} {wall:>8.2f}{'' if ok else '  WRONG LENGTH, expected ' + str(length)}", flush=True)
-    if not rows:
+        for name in names:
+            h = get_heuristic(name, puzzle)
+            wall, cpu = time.perf_counter(), time.process_time()
+            result = run(idastar(puzzle, h, Limits()))
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            ok = len(result.moves) == length and puzzle.replay(result.moves) == GOAL
+            wrong += not ok
+            rows[name].append((ident, result.stats.expanded, result.stats.generated, cpu, wall))
+            print(f"{ident:>4} {name:>10} {len(result.moves):>4} {result.stats.expanded:>12,} "
+                  f"{result.stats.generated:>12,} {cpu:>8.2f} {wall:>8.2f}"
+                  f"{'' if ok else '  WRONG LENGTH, expected ' + str(length)}", flush=True)
+    if not positions:
         return 0
-    cpu_total = sum(r[3] for r in rows)
-    wall_total = sum(r[4] for r in rows)
-    expanded = sum(r[1] for r in rows)
-    generated = sum(r[2] for r in rows)
-    worst = max(rows, key=lambda r: r[3])
-    print(f"{len(rows)} positions, {len(rows) - wrong} with the optimal length; total {cpu_total:.1f} s cpu, "
-          f"{wall_total:.1f} s wall; {expanded:,} expanded, {generated:,} generated "
-          f"({generated / max(cpu_total, 1e-9):,.0f} generated per cpu second)")
-    print(f"median {statistics.median(r[3] for r in rows):.2f} s cpu, "
-          f"{statistics.median(r[2] for r in rows):,.0f} generated; worst: #{worst[0]} {worst[3]:.2f} s cpu, "
-          f"{worst[2]:,} generated")
+    first = rows[names[0]]
+    for name in names:
+        done = rows[name]
+        cpu_total = sum(r[3] for r in done)
+        wall_total = sum(r[4] for r in done)
+        expanded = sum(r[1] for r in done)
+        generated = sum(r[2] for r in done)
+        worst = max(done, key=lambda r: r[3])
+        print(f"{name}: {len(done)} positions; total {cpu_total:.1f} s cpu, {wall_total:.1f} s wall; "
+              f"{expanded:,} expanded, {generated:,} generated ({generated / len(done):,.0f} per position, "
+              f"{generated / max(cpu_total, 1e-9):,.0f} per cpu second)")
+        print(f"  median {statistics.median(r[3] for r in done):.2f} s cpu, "
+              f"{statistics.median(r[2] for r in done):,.0f} generated; worst: #{worst[0]} {worst[3]:.2f} s cpu, "
+              f"{worst[2]:,} generated")
+        if name != names[0]:
+            print(f"  against {names[0]}: cpu {cpu_total / sum(r[3] for r in first):.3f}, generated "
+                  f"{generated / sum(r[2] for r in first):.3f}")
+    print(f"{len(positions) * len(names) - wrong} of {len(positions) * len(names)} solves with the optimal length")
     return 1 if wrong else 0
 
 
