@@ -51,7 +51,7 @@ def main() -> None:
     if args.engine == "direct":
         excess = table.astype(np.int16) - np.frombuffer(group_manhattan(rows, cols, cells), dtype=np.uint8)
     else:
-        excess = table.astype(np.int16) - files._ranked_manhattan(np, rows, cols, cells)
+        excess = table.astype(np.int16) - np.frombuffer(files._ranked_manhattan(rows, cols, cells), dtype=np.uint8)
         packed = time.perf_counter()
         data, _ = files.encode_ranked(rows, cols, cells, table)
         print(f"file {len(data):,} bytes ({len(data) / table.size:.3f} a placement), packed in "

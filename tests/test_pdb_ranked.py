@@ -226,3 +226,19 @@ def test_a_solve_request_names_the_tables_its_heuristic_uses(cache, monkeypatch)
     assert [t["name"] for t in api.pattern_databases(dict(request, heuristic="auto"))["tables"]] == [
         "3x3_1-2-4-5.ranked.slpdb", "3x3_3-6-7-8.ranked.slpdb"]
     assert not api.pattern_databases({"shape": "3x3", "tables": "pdb99"})["ok"]
+
+
+def test_ranked_files_are_read_and_written_without_numpy(monkeypatch):
+    """The Manhattan distances by rank come from pure Python then (what the browser and a plain install use)."""
+    import sys
+
+    rows, cols, cells = 3, 4, (1, 2, 3, 5, 6, 7)
+    table = builder_numpy.build_ranked_numpy(rows, cols, cells)
+    data, restored = files.encode_ranked(rows, cols, cells, table)
+    by_numpy = files._ranked_manhattan(rows, cols, cells)
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now fails
+    with pytest.raises(ImportError):
+        import numpy  # noqa: F401
+    assert files._ranked_manhattan(rows, cols, cells) == by_numpy
+    assert files.decode(data)[1] == restored == table.tobytes()
+    assert files.encode_ranked(rows, cols, cells, restored) == (data, restored)

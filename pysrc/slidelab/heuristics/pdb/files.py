@@ -14,9 +14,10 @@ copied from there before anything is built, so the first 15-puzzle solve of a fr
 
 The large ranked tables ("pdb78": 7 and 8 tiles, `<rows>x<cols>_<cells>.ranked.slpdb`) have their own magic,
 `SLPDB3\n`, and the same header with "index": "ranked": the halved excesses, indexed by rank (placement_index.py),
-are packed two to a byte (4 bits each, capped at 15: a smaller entry is still a lower bound) before zlib, 76 MB for
-the 8-tile table of the 15-puzzle. Unpacking them needs numpy, like building them; the map file holds the decoded
-bytes as for every table. A file of the other format, or damaged, is refused with the reason.
+are packed two to a byte (4 bits each, capped at 15: a smaller entry is still a lower bound) before zlib: 7.6 MB for
+the 7-tile table of the 15-puzzle. Reading and writing them is pure Python (the Manhattan distances by rank come from
+placement_index.manhattan_by_rank, or numpy where it is installed); building them needs numpy. The map file holds
+the decoded bytes as for every table. A file of the other format, or damaged, is refused with the reason.
 
 Beside each file the CLI also keeps the decoded table (`.map`: the magic `SLPDBMAP1\n`, the entries and the crc32 of
 the table as 8 + 4 bytes, then the table itself) and maps it into memory instead of decoding the file again: decoding
@@ -44,6 +45,7 @@ except ImportError:  # a runtime without it (the browser's): tables are decoded 
 from ...errors import MissingData, Unavailable
 from .builder import QUICK_BUILD_PATTERNS, build
 from .frames import MAX_CELLS, canonical_frame, default_partitions, group_manhattan, is_ranked, placements, table_name
+from .placement_index import manhattan_by_rank
 
 MAGIC = b"SLPDB2\n"
 RANKED_MAGIC = b"SLPDB3\n"
@@ -64,54 +66,70 @@ def _numpy(what):
     return numpy
 
 
-def _ranked_manhattan(np, rows, cols, cells):
-    """The group's Manhattan distance at every rank (uint8), by chunks."""
+def _ranked_manhattan(rows, cols, cells) -> bytes:
+    """The group's Manhattan distance at every rank: by numpy where it is installed (the 8-tile table's 519 million
+    entries), else in pure Python."""
+    try:
+        import numpy as np
+    except ImportError:
+        return manhattan_by_rank(rows, cols, cells)
     from .placement_index import PlacementIndex
 
     index = PlacementIndex(np, rows, cols, cells)
     step = 1 << 22
-    return np.concatenate([index.manhattan(np.arange(lo, min(lo + step, index.half), dtype=np.int64))
-                           for lo in range(0, index.half, step)])
+    return b"".join(index.manhattan(np.arange(lo, min(lo + step, index.half), dtype=np.int64)).tobytes()
+                    for lo in range(0, index.half, step))
+
+
+_CAPPED = bytes(min(v, CAP) for v in range(256))
+_LOW, _HIGH = bytes(v & 15 for v in range(256)), bytes(v >> 4 for v in range(256))
+_ODD = bytes(v & 1 for v in range(256))
 
 
 def encode_ranked(rows, cols, cells, table):
-    """(the file bytes, the table as the file restores it) of a ranked table (one byte per rank, bytes-like or a
-    numpy array): an entry whose excess is capped comes back smaller, still a lower bound."""
-    np = _numpy("writing")
-    values = np.frombuffer(table, dtype=np.uint8)
-    if len(values) != placements(rows * cols, len(cells)):
+    """(the file bytes, the table as the file restores it) of a ranked table (one byte per rank, bytes-like): an
+    entry whose excess is capped comes back smaller, still a lower bound. Big-integer arithmetic on whole tables, as
+    for the direct ones: no Python loop over the entries."""
+    values = bytes(table)
+    size = len(values)
+    if size != placements(rows * cols, len(cells)):
         raise ValueError(f"a ranked table for {len(cells)} tiles on {rows}x{cols} has "
                          f"{placements(rows * cols, len(cells))} entries")
-    md = _ranked_manhattan(np, rows, cols, cells)
-    excess = values - md  # wraps below 0: then too large, or odd
-    if (excess & 1).any() or (excess > 2 * 127).any():
+    md = _ranked_manhattan(rows, cols, cells)
+    if max(values) >= 128:
+        raise ValueError("a table entry is too large")
+    # 128 + entry - distance in every byte: no carries nor borrows, so each byte says whether its entry is sound
+    shifted = (int.from_bytes(values, "little") + int.from_bytes(b"\x80" * size, "little")
+               - int.from_bytes(md, "little")).to_bytes(size, "little")
+    if min(shifted) < 128 or max(shifted.translate(_ODD)):
         raise ValueError("a table entry is below its Manhattan distance or of the other parity")
-    excess >>= 1
-    capped = int(np.count_nonzero(excess > CAP))
-    np.minimum(excess, CAP, out=excess)
-    restored = (md + 2 * excess).tobytes()
-    if len(excess) & 1:
-        excess = np.append(excess, np.uint8(0))
-    packed = excess[0::2] | (excess[1::2] << 4)
-    header = json.dumps({"rows": rows, "cols": cols, "cells": list(cells), "entries": len(values), "index": "ranked",
+    excess = ((int.from_bytes(shifted, "little") - int.from_bytes(b"\x80" * size, "little")) >> 1).to_bytes(
+        size, "little")  # every byte even: no bit crosses into the next one
+    capped = size - sum(excess.count(bytes([v])) for v in range(CAP + 1))
+    excess = excess.translate(_CAPPED)
+    restored = ((int.from_bytes(excess, "little") << 1) + int.from_bytes(md, "little")).to_bytes(size, "little")
+    if size & 1:
+        excess += b"\0"
+    packed = (int.from_bytes(excess[0::2], "little") + (int.from_bytes(excess[1::2], "little") << 4)).to_bytes(
+        len(excess) // 2, "little")
+    header = json.dumps({"rows": rows, "cols": cols, "cells": list(cells), "entries": size, "index": "ranked",
                          "bits": 4, "capped": capped, "crc32": zlib.crc32(restored)}, sort_keys=True).encode()
-    return RANKED_MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(packed.tobytes(), 6), restored
+    return RANKED_MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(packed, 6), restored
 
 
 def _decode_ranked(data, start, header, rows, cols, cells) -> bytes:
     """The table of a ranked file's body (see encode_ranked)."""
     if header.get("index") != "ranked" or header.get("bits") != 4:
         raise ValueError("its header describes no ranked table of 4-bit entries")
-    np = _numpy("reading")
     size = placements(rows * cols, len(cells))
     packed = zlib.decompressobj().decompress(data[start:], (size + 1) // 2 + 1)
     if len(packed) != (size + 1) // 2 or header["entries"] != size:
         raise ValueError("its table has the wrong size")
-    packed = np.frombuffer(packed, dtype=np.uint8)
-    excess = np.empty(2 * len(packed), dtype=np.uint8)
-    excess[0::2] = packed & 15
-    excess[1::2] = packed >> 4
-    return (_ranked_manhattan(np, rows, cols, cells) + 2 * excess[:size]).tobytes()
+    excess = bytearray(2 * len(packed))
+    excess[0::2] = packed.translate(_LOW)
+    excess[1::2] = packed.translate(_HIGH)
+    md = _ranked_manhattan(rows, cols, cells)
+    return ((int.from_bytes(excess[:size], "little") << 1) + int.from_bytes(md, "little")).to_bytes(size, "little")
 
 
 def encode(rows, cols, cells, table: bytes) -> bytes:

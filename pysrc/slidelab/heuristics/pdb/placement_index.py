@@ -61,6 +61,30 @@ def rank_change(n, k, i, a, q, others):
     return change
 
 
+def manhattan_by_rank(rows, cols, cells) -> bytes:
+    """The group's Manhattan distance at every rank, in pure Python (no loop over the entries: one join per tile).
+
+    Ranks are ordered by the first tile's cell, then the second's among the cells left, and so on: so the distances
+    of the first i + 1 tiles are those of the first i, each repeated once per cell left, plus, per placement of the
+    first i tiles, the (i+1)-th tile's distance on each cell left (one piece of bytes per set of used cells)."""
+    n = rows * cols
+    dist = [[abs(p // cols - c // cols) + abs(p % cols - c % cols) for p in range(n)] for c in cells]
+    values, masks = b"\0", [0]  # per placement of the first i tiles: their distance, and the cells they use
+    for i, tile in enumerate(dist):
+        left = n - i
+        pieces: dict[int, bytes] = {}
+        for m in masks:
+            if m not in pieces:
+                pieces[m] = bytes(tile[p] for p in range(n) if not m >> p & 1)
+        repeated = b"".join(map([bytes([v]) * left for v in range(256)].__getitem__, values))
+        values = (int.from_bytes(repeated, "little")  # no byte carries: every sum stays below 256
+                  + int.from_bytes(b"".join(map(pieces.__getitem__, masks)), "little")).to_bytes(len(repeated),
+                                                                                              "little")
+        if i + 1 < len(dist):
+            masks = [m | 1 << p for m in masks for p in range(n) if not m >> p & 1]
+    return values
+
+
 class PlacementIndex:
     """The depth record's index for the tiles whose goal cells are `cells` on a rows x cols board: block b holds
     the placements whose blank region's lowest cell is the b-th free cell; offset b * half + rank.
