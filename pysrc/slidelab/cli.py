@@ -178,8 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Build (once) the pattern-database tables for boards of a shape, with the goal's blank in a "
                     f"corner, into the cache folder (${ENV_DIR}, else the user's cache folder).")
     pdb.add_argument("shapes", nargs="*", default=["4x4", "3x4"], metavar="SHAPE",
-                     help="board shapes like 4x4 (default: 4x4 3x4); 4x4-78 is the 15-puzzle's 7-8 tables (about 580 "
-                     "MB in memory, half an hour of one core with numpy)")
+                     help="board shapes like 4x4 (default: 4x4 3x4); 4x4-78 is the 15-puzzle's 7-8 tables (92 MB of "
+                     "files, 580 MB in memory, about 35 minutes of one core with numpy)")
     pdb.add_argument("--goal", help="a goal position, for a goal whose blank is not in a corner")
     pdb.add_argument("--out", metavar="DIR", help="also write every table of these shapes as files into DIR (what "
                      "the site serves to the browser)")

@@ -67,18 +67,13 @@ def _numpy(what):
 
 
 def _ranked_manhattan(rows, cols, cells) -> bytes:
-    """The group's Manhattan distance at every rank: by numpy where it is installed (the 8-tile table's 519 million
-    entries), else in pure Python."""
+    """The group's Manhattan distance at every rank: with numpy where it is installed (the 8-tile table's 519
+    million entries), else in pure Python."""
     try:
-        import numpy as np
+        import numpy
     except ImportError:
-        return manhattan_by_rank(rows, cols, cells)
-    from .placement_index import PlacementIndex
-
-    index = PlacementIndex(np, rows, cols, cells)
-    step = 1 << 22
-    return b"".join(index.manhattan(np.arange(lo, min(lo + step, index.half), dtype=np.int64)).tobytes()
-                    for lo in range(0, index.half, step))
+        numpy = None
+    return manhattan_by_rank(rows, cols, cells, numpy)
 
 
 _CAPPED = bytes(min(v, CAP) for v in range(256))
