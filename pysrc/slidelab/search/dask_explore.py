@@ -235,14 +235,14 @@ class Levels:
 @functools.lru_cache(maxsize=8)
 def _index(spec):
     """The index a spec names, built once per process (on the client and on every worker): ("positions", rows, cols,
-    goal) is the explore's Index, ("placements", rows, cols, cells) a pattern database's PlacementIndex."""
+    goal) is the explore's Index, ("placements", rows, cols, (cells, blank)) a pattern database's PlacementIndex."""
     import numpy
 
     kind, rows, cols, data = spec
     if kind == "placements":
         from ..heuristics.pdb.placement_index import PlacementIndex
 
-        return PlacementIndex(numpy, rows, cols, data)
+        return PlacementIndex(numpy, rows, cols, *data)
     return Index(numpy, rows, cols, data)
 
 

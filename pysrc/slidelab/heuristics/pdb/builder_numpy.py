@@ -105,20 +105,21 @@ def _run(search, progress, total):
         return stop.value
 
 
-def build_ranked_numpy(rows, cols, cells, progress=None):
+def build_ranked_numpy(rows, cols, cells, progress=None, blank=0):
     """The ranked table (placement_index.py) of the tiles whose goal cells are `cells`: one byte per placement, a
     numpy array. The breadth-first search runs on the explore engine's level loop (search/indexed_explore.py);
-    `progress(done, total)` gets the positions reached and the number of (placement, region) offsets."""
+    `progress(done, total)` gets the positions reached and the number of (placement, region) offsets. The goal has
+    the blank on cell `blank` (the canonical frame's corner; None: anywhere, as the direct tables have it)."""
     from ...search.control import Limits, Meter, Stats
     from ...search.indexed_explore import levels
     from .placement_index import PlacementIndex
 
-    index = PlacementIndex(np, rows, cols, cells)
+    index = PlacementIndex(np, rows, cols, cells, blank)
     record, _ = _run(levels(np, index, index.starts(), Meter(Limits(), Stats(stored=1))), progress, index.total)
     return ranked_table(record, index.size)
 
 
-def build_ranked_dask(rows, cols, cells, scheduler=None, workers=2, progress=None, partitions=None):
+def build_ranked_dask(rows, cols, cells, scheduler=None, workers=2, progress=None, partitions=None, blank=0):
     """The same table built on a Dask cluster by the Dask explore's level engine (search/dask_explore.py): the
     placements' ranks are cut into partitions, each with its record on one worker; each worker then reduces its
     partitions to their slices of the table. `scheduler` is a running cluster's address (else a local cluster of
@@ -129,7 +130,7 @@ def build_ranked_dask(rows, cols, cells, scheduler=None, workers=2, progress=Non
 
     require("building pattern databases on Dask", "numpy", "distributed")
     with dask_client(scheduler, workers, "building pattern databases on Dask") as client:
-        levels = Levels(client, ("placements", rows, cols, tuple(cells)), partitions)
+        levels = Levels(client, ("placements", rows, cols, (tuple(cells), blank)), partitions)
         index = levels.index
         _run(levels.search(index.starts(), Meter(Limits(), Stats(stored=1))), progress, index.total)
         slices = [levels.submit(f"table-{p}", p, ranked_table, levels.records[p], index.size)

@@ -98,15 +98,16 @@ def manhattan_by_rank(rows, cols, cells, np=None) -> bytes:
 
 
 class PlacementIndex:
-    """The depth record's index for the tiles whose goal cells are `cells` on a rows x cols board: block b holds
-    the placements whose blank region's lowest cell is the b-th free cell; offset b * half + rank.
+    """The depth record's index for the tiles whose goal cells are `cells` on a rows x cols board, the blank's goal
+    cell `blank`: block b holds the placements whose blank region's lowest cell is the b-th free cell; offset
+    b * half + rank.
 
     The same interface as the explore engine's `Index` (size, half, total, children, nbytes), which runs the levels.
     """
 
-    def __init__(self, np, rows, cols, cells):
+    def __init__(self, np, rows, cols, cells, blank=0):
         self.np = np
-        self.rows, self.cols, self.cells = rows, cols, tuple(cells)
+        self.rows, self.cols, self.cells, self.blank = rows, cols, tuple(cells), blank
         n, k = rows * cols, len(cells)
         self.n, self.k = n, k
         self.size = n - k  # blocks: the free cells
@@ -144,11 +145,14 @@ class PlacementIndex:
         return rank
 
     def starts(self):
-        """The offsets of the goal placement, one per region of its blank."""
+        """The offsets of the goal: the goal placement with the blank in the region of its goal cell `blank` (with
+        blank None, in any region: the direct tables' older, weaker goal). Where the group walls that cell off (tiles
+        1 and 4 around the 15-puzzle's cell 0), a placement near the goal needs two more moves to let the blank
+        home, and this table counts them."""
         rank = rank_of(self.n, self.cells)
         used = sum(1 << c for c in self.cells)
-        blocks = {int(self.region_block[used, p]) for p in range(self.n) if not used >> p & 1}
-        return [b * self.half + rank for b in sorted(blocks)]
+        free = [p for p in range(self.n) if not used >> p & 1] if self.blank is None else [self.blank]
+        return [b * self.half + rank for b in sorted({int(self.region_block[used, p]) for p in free})]
 
     def blocks_at(self, depth):
         """The blocks that may hold positions at `depth`: all of them (the blank's moves are free)."""
