@@ -72,7 +72,7 @@ def _ranked_manhattan(rows, cols, cells) -> bytes:
     try:
         import numpy
     except ImportError:
-        numpy = None
+        return manhattan_by_rank(rows, cols, cells)
     return manhattan_by_rank(rows, cols, cells, numpy)
 
 
