@@ -31,6 +31,7 @@ SMOKE = {
     "plan_explore_scale.py": (["3x3", "--workers", "2", "--samples", "200"], "workers"),
     "bench_last_iteration.py": (["--korf", "12"], "worst"),
     "bench_pdb_build.py": (["--shape", "3x4", "--cells", "1,4,5,8,9"], "half-excess"),
+    "bench_partition.py": (["--groups", "1-2-3-4-5,6-7-8-9-10,11-12-13-14-15", "--first", "1"], "against pdb"),
     "compare_revisions.py": ([".", ".", "--rounds", "1", "--", "bench/bench_tokens.py", "--runs", "1"], "new/old"),
 }
 BROWSER = {"bench_browser.py", "bench_browser_korf.py", "bench_browser_pool.py", "bench_browser_start.py",
