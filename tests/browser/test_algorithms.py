@@ -20,8 +20,8 @@ MEDIUM_LINK = "#puzzle=sliding&board=7,8,2/6,3,4/5,0,1&algorithm=idastar&heurist
 EASY_LINK = "#puzzle=sliding&board=0,8,2/3,4,5/1,7,6&algorithm=idastar&heuristic=auto"  # 20 moves
 DEFAULT_LINK = "#puzzle=sliding&board=8,6,7/2,5,4/3,0,1&algorithm=idastar&heuristic=auto"
 KNIGHTS_LINK = "#puzzle=knights&board=BBB/.../.../WWW&algorithm=idastar&heuristic=auto"  # 16 moves
-HEURISTICS = {kind: [h["name"] for h in api.describe()["heuristics"] if kind in h["puzzles"]]  # in the engine's order
-              for kind in ("sliding", "tokens")}
+HEURISTICS = {kind: [h["name"] for h in api.describe()["heuristics"]  # what the page offers, in the engine's order
+                     if kind in h["puzzles"] and h["browser"]] for kind in ("sliding", "tokens")}
 SLIDING_ONLY = set(HEURISTICS["sliding"]) - set(HEURISTICS["tokens"])  # misplaced, manhattan, ..., pdb
 
 
@@ -286,6 +286,7 @@ def test_token_puzzles_offer_only_the_engines_token_heuristics_and_switching_bac
     assert [(r["algorithm"], r["heuristic"]) for r in compare_rows(lab)] == pairs
     lab.select_option("#puzzle-type", "sliding")
     expect(lab.locator("#heuristic option")).to_have_count(len(HEURISTICS["sliding"]))
+    assert "pdb78" not in options(lab, "#heuristic")  # the command line's own: its tables are not served
     for selector in ("#heuristic", "#compare .add-heuristic"):
         assert options(lab, selector) == HEURISTICS["sliding"]
     expect(lab.locator("#heuristic")).to_have_value("auto")
