@@ -709,10 +709,7 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None, dask
                 raise BadRequest(f"tables must be one of {', '.join(pdb.TABLE_SETS)}, not '{table_set[:20]}'")
             puzzle = _explore_puzzle({k: v for k, v in request.items() if k != "tables"})
             if not pdb.plan(puzzle, table_set):
-                if table_set == "pdb78":
-                    raise BadRequest("the 7-8 pattern databases exist for the 15-puzzle (4x4, the blank's goal in "
-                                     "a corner)")
-                raise BadRequest(f"pattern databases exist only for boards of at most {pdb.MAX_CELLS} cells")
+                raise pdb.no_tables(table_set)
         else:
             puzzle, algorithm, heuristic_name, _ = _solve_setup(request)
             uses = (algorithm.uses_heuristic and algorithm.waits_for_tables and puzzle.kind == "sliding"
@@ -721,7 +718,7 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None, dask
             if heuristic_name == "auto" and uses and pdb.available(puzzle, table_set="pdb78"):
                 table_set = "pdb78"
             if heuristic_name in pdb.TABLE_SETS and uses and not pdb.plan(puzzle, table_set):
-                get_heuristic(heuristic_name, puzzle)  # raises the reason
+                raise pdb.no_tables(table_set)
             puzzle = puzzle if uses else None
         plan = pdb.plan(puzzle, table_set) if puzzle is not None else []
         if build:

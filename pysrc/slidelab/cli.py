@@ -474,14 +474,19 @@ def _cost_line(table: dict) -> str:
     return text
 
 
+def _say_costs(status: dict) -> None:
+    """On stderr, what each table of a pattern_databases answer that is not ready yet will cost to build."""
+    for table in status["tables"]:
+        if not table["ready"]:
+            print(f"building {_cost_line(table)}", file=sys.stderr)
+
+
 def _prepare_databases(request: dict) -> None:
     """Before a solve: build the pattern databases that search would use and the cache folder lacks (the api says
     which), saying first what each costs."""
     status = api.pattern_databases(request)
     if status["ok"] and not status["ready"]:
-        for table in status["tables"]:
-            if not table["ready"]:
-                print(f"building {_cost_line(table)}", file=sys.stderr)
+        _say_costs(status)
         bar = _ProgressBar()
         api.pattern_databases(request, build=True, on_progress=bar)
         bar.close()
@@ -502,9 +507,7 @@ def _pdb(args) -> dict:
         if not status["ok"]:
             return status
         if not args.json:
-            for table in status["tables"]:
-                if not table["ready"]:
-                    print(f"building {_cost_line(table)}", file=sys.stderr)
+            _say_costs(status)
         answer = api.pattern_databases(query, build=True, on_progress=bar, dask=dask)
         if not answer["ok"]:
             bar.close()
@@ -520,6 +523,8 @@ def _print_pdb(answer: dict) -> None:
     for entry in answer["shapes"]:
         print(f"{entry['shape']}: " + ", ".join(t["name"] for t in entry["tables"]))
     print(f"ready, in {answer['folder']}")
+
+
 def _batch(args) -> int:
     """`slidelab batch`: solve every position of a file; one line per position as it finishes, then a summary."""
     from . import batch

@@ -65,9 +65,8 @@ def dask_explore(puzzle, limits, scheduler=None, workers=2, partitions=None):
 def _search(np, puzzle, limits, scheduler, workers, partitions):
     meter = Meter(limits, Stats(stored=1))  # its clock counts the cluster's start too
     with dask_client(scheduler, workers, "exploring on Dask") as client:
-        spec = ("positions", puzzle.rows, puzzle.cols, tuple(puzzle.goal))
-        index = _index(spec)
-        run = Levels(client, spec, partitions)
+        run = Levels(client, ("positions", puzzle.rows, puzzle.cols, tuple(puzzle.goal)), partitions)
+        index = run.index
         depths = yield from run.search([index.of(puzzle.goal)], meter)
         last = len(depths) - 1
         deepest = [run.fetch(run.submit(f"deepest-{p}", p, _deepest, run.records[p], last))

@@ -10,7 +10,8 @@ What the rest of the engine uses is named here.
 
 from .files import ENV_DIR, cache_dir, ensure_table, install, is_ready, write_files
 from .frames import MAX_CELLS, TABLE_SETS, cost, is_ranked
-from .heuristic import available, large_pattern_database, pattern_database, plan
+from .heuristic import available, large_pattern_database, no_tables, pattern_database, plan
 
 __all__ = ["ENV_DIR", "MAX_CELLS", "TABLE_SETS", "available", "cache_dir", "cost", "ensure_table", "install",
-           "is_ranked", "is_ready", "large_pattern_database", "pattern_database", "plan", "write_files"]
+           "is_ranked", "is_ready", "large_pattern_database", "no_tables", "pattern_database", "plan",
+           "write_files"]

@@ -95,14 +95,10 @@ def ranked_table(record, blocks):
 
 
 def _run(search, progress, total):
-    """Run a level search generator, telling `progress(positions reached, total)`; its return value."""
-    try:
-        while True:
-            event = next(search)
-            if progress is not None:
-                progress(event["stored"], total)
-    except StopIteration as stop:
-        return stop.value
+    """Run a level search generator (control.run), telling `progress(positions reached, total)`."""
+    from ...search.control import run
+
+    return run(search, None if progress is None else lambda event: progress(event["stored"], total))
 
 
 def build_ranked_numpy(rows, cols, cells, progress=None, blank=0):

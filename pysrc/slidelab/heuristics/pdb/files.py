@@ -90,19 +90,19 @@ def encode_ranked(rows, cols, cells, table):
     if size != placements(rows * cols, len(cells)):
         raise ValueError(f"a ranked table for {len(cells)} tiles on {rows}x{cols} has "
                          f"{placements(rows * cols, len(cells))} entries")
-    md = _ranked_manhattan(rows, cols, cells)
     if max(values) >= 128:
         raise ValueError("a table entry is too large")
+    md = int.from_bytes(_ranked_manhattan(rows, cols, cells), "little")
+    bias = int.from_bytes(b"\x80" * size, "little")
     # 128 + entry - distance in every byte: no carries nor borrows, so each byte says whether its entry is sound
-    shifted = (int.from_bytes(values, "little") + int.from_bytes(b"\x80" * size, "little")
-               - int.from_bytes(md, "little")).to_bytes(size, "little")
-    if min(shifted) < 128 or max(shifted.translate(_ODD)):
+    shifted = int.from_bytes(values, "little") + bias - md
+    as_bytes = shifted.to_bytes(size, "little")
+    if min(as_bytes) < 128 or max(as_bytes.translate(_ODD)):
         raise ValueError("a table entry is below its Manhattan distance or of the other parity")
-    excess = ((int.from_bytes(shifted, "little") - int.from_bytes(b"\x80" * size, "little")) >> 1).to_bytes(
-        size, "little")  # every byte even: no bit crosses into the next one
+    excess = ((shifted - bias) >> 1).to_bytes(size, "little")  # every byte even: no bit crosses into the next one
     capped = size - sum(excess.count(bytes([v])) for v in range(CAP + 1))
     excess = excess.translate(_CAPPED)
-    restored = ((int.from_bytes(excess, "little") << 1) + int.from_bytes(md, "little")).to_bytes(size, "little")
+    restored = ((int.from_bytes(excess, "little") << 1) + md).to_bytes(size, "little")
     if size & 1:
         excess += b"\0"
     packed = (int.from_bytes(excess[0::2], "little") + (int.from_bytes(excess[1::2], "little") << 4)).to_bytes(
@@ -263,6 +263,18 @@ def _keep_mapped(path, table):
     return table if mapped is None else mapped
 
 
+def _quick(name, rows, cols, cells) -> bool:
+    """Whether a table is built on the spot when needed: a small direct one (ranked ones only on request)."""
+    return placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS and not is_ranked(name)
+
+
+def _encoded(name, rows, cols, cells, table):
+    """(the file bytes, the table as the file restores it), in the format the table's name says."""
+    if is_ranked(name):
+        return encode_ranked(rows, cols, cells, table)
+    return encode(rows, cols, cells, table), table
+
+
 def load(name, rows, cols, cells, directory=None, may_build=False, progress=None, dask=None):
     """The table from memory, the cache folder (mapped, see above), or (if `may_build` or small) a fresh build
     saved to the folder; None when it is none of these. A ranked table is built on a Dask cluster when `dask` is
@@ -292,18 +304,16 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
                     pass
             table = _keep_mapped(path, table)
     if table is None:
-        small = placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS and not is_ranked(name)
-        if not (may_build or small):
+        if not (may_build or _quick(name, rows, cols, cells)):
             return None
         if is_ranked(name):
             _numpy("building")
             from .builder_numpy import build_ranked_dask, build_ranked_numpy  # build time only
-            built = (build_ranked_numpy(rows, cols, cells, progress) if dask is None
+            table = (build_ranked_numpy(rows, cols, cells, progress) if dask is None
                      else build_ranked_dask(rows, cols, cells, progress=progress, **dask))
-            data, table = encode_ranked(rows, cols, cells, built)
         else:
             table = build(rows, cols, cells, progress)
-            data = encode(rows, cols, cells, table)
+        data, table = _encoded(name, rows, cols, cells, table)
         try:
             _write(path, data)
         except OSError:
@@ -318,7 +328,7 @@ def is_ready(name, rows, cols, cells, directory=None) -> bool:
     """Whether a table is in memory, in the cache folder or the package, or small enough to build at once."""
     folder = cache_dir() if directory is None else directory
     return (name in _TABLES or any(os.path.isfile(os.path.join(d, name)) for d in (folder, PACKAGED))
-            or (placements(rows * cols, len(cells)) <= QUICK_BUILD_PATTERNS and not is_ranked(name)))
+            or _quick(name, rows, cols, cells))
 
 
 def ensure_table(name, rows, cols, cells, directory=None, progress=None, dask=None) -> None:
@@ -335,7 +345,7 @@ def write_files(rows, cols, directory, progress=None, table_set="pdb") -> list[s
         name = table_name(r2, c2, cells, ranked=table_set == "pdb78")
         table = load(name, r2, c2, cells, may_build=True, progress=progress)  # from memory or the cache folder
         # the cache file is already encoded (compressing again costs seconds per table)
-        data = _read(os.path.join(cache_dir(), name)) or encode(r2, c2, cells, table)
+        data = _read(os.path.join(cache_dir(), name)) or _encoded(name, r2, c2, cells, table)[0]
         path = os.path.join(directory, name)
         if _read(path) != data:
             _write(path, data)

@@ -68,6 +68,13 @@ def plan(puzzle, table_set="pdb"):
     return [(table_name(r2, c2, cells, ranked=table_set == "pdb78"), r2, c2, cells) for cells in groups]
 
 
+def no_tables(table_set) -> BadRequest:
+    """The error for a board that `table_set` has no tables for."""
+    if table_set == "pdb78":
+        return BadRequest("the 7-8 pattern databases exist for the 15-puzzle (4x4, the blank's goal in a corner)")
+    return BadRequest(f"pattern databases exist only for boards of at most {MAX_CELLS} cells")
+
+
 def available(puzzle, directory=None, table_set="pdb") -> bool:
     """Whether every table of `table_set` the puzzle needs is ready (see is_ready)."""
     entries = plan(puzzle, table_set)
@@ -79,9 +86,7 @@ def pattern_database(puzzle, directory=None, table_set="pdb"):
     MissingData if some table is missing (`slidelab pdb` builds them; the browser fetches and installs them)."""
     entries = plan(puzzle, table_set)
     if not entries:
-        if table_set == "pdb78":
-            raise BadRequest("the 7-8 pattern databases exist for the 15-puzzle (4x4, the blank's goal in a corner)")
-        raise BadRequest(f"pattern databases exist only for boards of at most {MAX_CELLS} cells")
+        raise no_tables(table_set)
     shape = f"{puzzle.rows}x{puzzle.cols}" + ("-78" if table_set == "pdb78" else "")
     tables = {}
     for name, r, c, cells in entries:

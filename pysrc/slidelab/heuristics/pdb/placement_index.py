@@ -187,7 +187,6 @@ class PlacementIndex:
                         yield q, part
 
 
-
 @functools.lru_cache(maxsize=4)
 def _board_tables(np, rows, cols):
     """The lookup tables of a board, over every set of occupied cells (shared by its groups; 6 s on 4x4)."""
