@@ -40,7 +40,7 @@ def main() -> int:
     groups = tuple(tuple(int(c) for c in group.split("-")) for group in args.groups.split(","))
     if sorted(c for group in groups for c in group) != list(range(1, 16)):
         parser.error("the groups must cover the cells 1 to 15 once each")
-    frames.PARTITIONS78[4, 4] = (groups,)  # the ranked set now stands for these groups, in this process only
+    frames.LARGE_PARTITIONS["pdb78"][4, 4] = (groups,)  # the set now stands for these groups, in this process only
     started = time.perf_counter()
     plan = pdb.plan(SlidingPuzzle(4, 4, GOAL, GOAL), "pdb78")
     for name, rows, cols, cells in plan:

@@ -316,21 +316,24 @@ def test_a_solve_with_mapped_tables_gives_the_same_answer(cache):
 
 
 def test_the_package_carries_the_tables_the_site_serves():
-    """The 4x4 and 3x4 tables ship inside the package (pip install gives them), one file per table of the default
-    partitions, each whole (its checksum holds); the small ones are built again here and must agree byte for byte."""
+    """The 4x4 and 3x4 tables and the 15-puzzle's 7-7-1 ones ship inside the package (pip install gives them), one
+    file per table of the default partitions, each whole (its checksum holds); the small ones are built again here and
+    must agree byte for byte."""
     packaged = sorted(p for p in __import__("pathlib").Path(files.PACKAGED).iterdir())
     wanted = set()
-    for rows, cols in ((4, 4), (3, 4)):
-        for part in frames.default_partitions(rows, cols, 0):
-            wanted |= {frames.table_name(rows, cols, cells) for cells in part}
-    assert {p.name for p in packaged} == wanted and len(wanted) == 10
+    for rows, cols, table_set in ((4, 4, "pdb"), (3, 4, "pdb"), (4, 4, "pdb771")):
+        for part in frames.default_partitions(rows, cols, 0, table_set):
+            wanted |= {frames.table_name(rows, cols, cells, ranked=table_set != "pdb") for cells in part}
+    assert {p.name for p in packaged} == wanted and len(wanted) == 13
     for path in packaged:
         name, table = files.decode(path.read_bytes())
         assert name == path.name
         rows, cols = map(int, name.split("_")[0].split("x"))
-        cells = tuple(map(int, name.split("_")[1].removesuffix(".slpdb").split("-")))
-        if len(cells) <= 3:  # quick to build: the same bytes
+        cells = tuple(map(int, name.split("_")[1].removesuffix(".slpdb").removesuffix(".ranked").split("-")))
+        if len(cells) <= 3 and not frames.is_ranked(name):  # quick to build: the same bytes
             assert bytes(table) == bytes(builder.build(rows, cols, cells))
+        if len(cells) == 1:  # one tile: its Manhattan distance at every rank
+            assert bytes(table) == files.manhattan_by_rank(rows, cols, cells)
 
 
 def test_a_fresh_install_solves_the_15_puzzle_at_once_from_the_packaged_tables(cache, monkeypatch):

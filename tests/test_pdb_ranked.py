@@ -166,7 +166,7 @@ def test_the_ranked_kernel_searches_exactly_as_the_direct_one(rows, cols, groups
     """With the same groups ranked and direct, h is the same everywhere, so the two kernels make the same search:
     the same moves and the same numbers of positions, contour by contour. (No group here walls the blank's goal
     cell off, where the ranked tables count more.)"""
-    monkeypatch.setitem(frames.PARTITIONS78, (rows, cols), (groups,))
+    monkeypatch.setitem(frames.LARGE_PARTITIONS["pdb78"], (rows, cols), (groups,))
     monkeypatch.setitem(frames.PARTITIONS, (rows, cols), (groups,))
     puzzles = _puzzles(rows, cols, 3, 5) if rows == 3 else [_walked(seed) for seed in (1, 2)]
     for name, r, c, cells in pdb.plan(puzzles[0], "pdb78") + pdb.plan(puzzles[0]):
@@ -192,7 +192,7 @@ def test_the_ranked_kernel_searches_exactly_as_the_direct_one(rows, cols, groups
 
 def test_files_cache_and_auto_prefer_the_large_set(cache, monkeypatch):
     groups = ((1, 2, 4, 5), (3, 6, 7, 8))
-    monkeypatch.setitem(frames.PARTITIONS78, (3, 3), (groups,))
+    monkeypatch.setitem(frames.LARGE_PARTITIONS["pdb78"], (3, 3), (groups,))
     puzzle = SlidingPuzzle(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
     assert not pdb.available(puzzle, table_set="pdb78")  # never built on the spot, however small
     assert get_heuristic("auto", puzzle).name == "pdb"
@@ -208,14 +208,46 @@ def test_files_cache_and_auto_prefer_the_large_set(cache, monkeypatch):
     assert len(run(pdb_idastar(puzzle, auto, Limits())).moves) == 31
 
 
-def test_the_large_set_is_for_the_15_puzzle_only():
-    assert pdb.plan(SlidingPuzzle(3, 4, tuple(range(1, 12)) + (0,)), "pdb78") == []
-    with pytest.raises(BadRequest, match="15-puzzle"):
-        get_heuristic("pdb78", SlidingPuzzle(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8)))
-    entry = next(h for h in api.describe()["heuristics"] if h["name"] == "pdb78")
-    assert entry["browser"] is False and entry["puzzles"] == ["sliding"]
-    assert [name for name, *_ in pdb.plan(SlidingPuzzle(4, 4, tuple(range(1, 16)) + (0,)), "pdb78")] == [
+def test_the_large_sets_are_for_the_15_puzzle_only():
+    fifteen = SlidingPuzzle(4, 4, tuple(range(1, 16)) + (0,))
+    for table_set in ("pdb78", "pdb771"):
+        assert pdb.plan(SlidingPuzzle(3, 4, tuple(range(1, 12)) + (0,)), table_set) == []
+        with pytest.raises(BadRequest, match="4x4 with the blank's goal in a corner"):
+            get_heuristic(table_set, SlidingPuzzle(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8)))
+    browser = {h["name"]: h["browser"] for h in api.describe()["heuristics"]}
+    assert browser["pdb78"] is False and browser["pdb771"] is True  # the page offers the 7-7-1 set's download
+    assert [name for name, *_ in pdb.plan(fifteen, "pdb78")] == [
         "4x4_1-2-3-4-5-6-7.ranked.slpdb", "4x4_8-9-10-11-12-13-14-15.ranked.slpdb"]
+    assert [name for name, *_ in pdb.plan(fifteen, "pdb771")] == [  # the 7-tile table is the 7-8 set's first
+        "4x4_1-2-3-4-5-6-7.ranked.slpdb", "4x4_8-9-10-11-12-13-14.ranked.slpdb", "4x4_15.ranked.slpdb"]
+
+
+def test_auto_uses_the_set_a_request_chooses(tmp_path, monkeypatch):
+    """The page names the set the user chose: auto waits for those tables (the page installs them), and says so; the
+    standard set once the user goes back to it, though the large tables are still in memory."""
+    request = {"puzzle": "sliding", "board": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", "algorithm": "idastar",
+               "heuristic": "auto"}
+    assert pdb.auto_table_set(api.make_puzzle(request)) == "pdb771"  # the package carries the 7-7-1 files
+    monkeypatch.setenv(pdb.ENV_DIR, str(tmp_path))  # as in the browser: no files at hand, nothing in memory
+    monkeypatch.setattr(files, "PACKAGED", str(tmp_path))
+    monkeypatch.setattr(files, "_TABLES", {})
+    assert pdb.auto_table_set(api.make_puzzle(request)) is None
+    assert api.pattern_databases(request)["set"] == "pdb"
+    offered = api.pattern_databases(dict(request, tables="pdb771"))
+    assert offered["set"] == "pdb771"
+    assert [t["name"] for t in offered["tables"]] == [name for name, *_ in pdb.plan(api.make_puzzle(request),
+                                                                                     "pdb771")]
+    assert not offered["ready"] and offered["tables"][1]["file_bytes"] > 5e6
+    small = dict(request, board="1 2 3/4 5 6/7 0 8")  # no 7-7-1 tables for the 8-puzzle: the largest set at hand
+    assert pdb.auto_table_set(api.make_puzzle(small), "pdb771") == "pdb"
+    assert api.solve(dict(small, tables="pdb771"))["heuristic_used"] == "pdb"
+    refused = api.solve(dict(request, tables="pdb99"))
+    assert not refused["ok"] and "tables must be one of pdb, pdb78, pdb771" in refused["error"]["message"]
+    files._TABLES.update((name, b"") for name, *_ in pdb.plan(api.make_puzzle(request), "pdb771"))  # installed
+    assert pdb.auto_table_set(api.make_puzzle(request)) == "pdb771"
+    assert api.pattern_databases(dict(request, tables="pdb"))["set"] == "pdb"
+    download = {"name": "pdb771", "files": {"4x4": [t["name"] for t in offered["tables"]]}}
+    assert api.describe()["download_tables"] == download
 
 
 def test_the_dask_build_gives_the_same_bytes_as_one_machine():
@@ -233,7 +265,7 @@ def test_the_dask_build_gives_the_same_bytes_as_one_machine():
 def test_the_cli_says_the_cost_first_then_builds_and_solves_with_them(cache, tmp_path, capsys, monkeypatch):
     from slidelab.cli import main
 
-    monkeypatch.setitem(frames.PARTITIONS78, (3, 3), (((1, 2, 4, 5), (3, 6, 7, 8)),))
+    monkeypatch.setitem(frames.LARGE_PARTITIONS["pdb78"], (3, 3), (((1, 2, 4, 5), (3, 6, 7, 8)),))
     site = tmp_path / "site"
     assert main(["pdb", "3x3-78", "--out", str(site)]) == 0
     err = capsys.readouterr().err
@@ -243,13 +275,13 @@ def test_the_cli_says_the_cost_first_then_builds_and_solves_with_them(cache, tmp
     assert main(["solve", "8 6 7/2 5 4/3 0 1", "--heuristic", "auto", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["length"] == 31 and "pdb78" in json.dumps(answer)
-    assert main(["pdb", "3x4-78"]) == 2 and "15-puzzle" in capsys.readouterr().err
+    assert main(["pdb", "3x4-78"]) == 2 and "exist for 4x4, 3x3" in capsys.readouterr().err
     assert main(["pdb", "3x3-78", "--scheduler", "tcp://127.0.0.1:1"]) == 2
     assert "--engine dask" in capsys.readouterr().err
 
 
 def test_a_solve_request_names_the_tables_its_heuristic_uses(cache, monkeypatch):
-    monkeypatch.setitem(frames.PARTITIONS78, (3, 3), (((1, 2, 4, 5), (3, 6, 7, 8)),))
+    monkeypatch.setitem(frames.LARGE_PARTITIONS["pdb78"], (3, 3), (((1, 2, 4, 5), (3, 6, 7, 8)),))
     request = {"board": "8 6 7/2 5 4/3 0 1", "algorithm": "idastar"}
     assert [t["name"] for t in api.pattern_databases(dict(request, heuristic="auto"))["tables"]] == [
         "3x3_1-2-4-5.slpdb", "3x3_3-6-7-8.slpdb"]

@@ -134,6 +134,7 @@ def _solve_setup(request):
         raise BadRequest(f"the {name} algorithm does not solve {puzzle.kind} puzzles")
     heuristic_name = _heuristic_name(request)
     spec = heuristic_spec(heuristic_name)  # checked even where the algorithm uses none: a typo is never ignored
+    _chosen_tables(request)
     if not algorithm.uses_heuristic:
         heuristic_name = "zero"
     elif puzzle.kind not in spec.kinds:
@@ -159,10 +160,20 @@ def _heuristic_name(request) -> str:
     return name
 
 
+def _chosen_tables(request):
+    """The set of tables `auto` uses for a solve request ("tables": the page names the set the user chose, and
+    installs its files before the search), or None for the largest at hand (pdb.auto_table_set)."""
+    chosen = _option(request, "tables", str)
+    if chosen is not None and chosen not in pdb.TABLE_SETS:
+        raise BadRequest(f"tables must be one of {', '.join(pdb.TABLE_SETS)}, not '{chosen[:20]}'")
+    return chosen
+
+
 def _estimator(request, name, puzzle):
-    """The heuristic `name` built for `puzzle`; "yours" from the request's code (or callable)."""
+    """The heuristic `name` built for `puzzle`; "yours" from the request's code (or callable); `auto` with the
+    tables the request offers."""
     if name != user.NAME:
-        return get_heuristic(name, puzzle)
+        return get_heuristic(name, puzzle, _chosen_tables(request))
     value = request.get("heuristic")
     if callable(value):
         return user.user_heuristic(puzzle, callable_=value)
@@ -691,13 +702,14 @@ def check_heuristic(request: dict, on_progress=None, should_cancel=None) -> dict
 
 
 def pattern_databases(request: dict, build: bool = False, on_progress=None, dask=None) -> dict:
-    """The pattern-database tables a request needs, and whether each is at hand: {"ok": true, "tables": [{"name",
-    "ready", "entries", "memory_bytes", and for the large tables "file_bytes" and "build_s" (estimates, said before
-    building)}], "ready": bool}. A shape ({"shape": "4x4", "goal"?, "tables"?: "pdb" or "pdb78"}) asks for every
-    table of that board; any other request is a solve request, answered with the tables that very search would use
-    (none, "tables": [], when it waits for no pattern databases: a token puzzle, an algorithm without a heuristic or
-    that answers at once (quick), a heuristic other than auto, pdb or pdb78, a board too large for tables with auto;
-    auto uses the 7-8 tables when they are built). This is the one place that decides it, for the CLI and the page
+    """The pattern-database tables a request needs, and whether each is at hand: {"ok": true, "set" (the table set;
+    None without tables), "tables": [{"name", "ready", "entries", "memory_bytes", and for the large tables
+    "file_bytes" and "build_s" (estimates, said before building)}], "ready": bool}. A shape ({"shape": "4x4",
+    "goal"?, "tables"?: one of pdb.TABLE_SETS}) asks for every table of that board; any other request is a solve
+    request, answered with the tables that very search would use (none, "tables": [], when it waits for no pattern
+    databases: a token puzzle, an algorithm without a heuristic or that answers at once (quick), a heuristic other
+    than auto and the table sets, a board too large for tables with auto; auto uses the largest set at hand, or the
+    one the request chooses: pdb.auto_table_set). This is the one place that decides it, for the CLI and the page
     alike. With `build`, missing tables are built and saved in the cache folder (the large ones on a Dask cluster
     with `dask`: {"scheduler", "workers"}), `on_progress({"type": "build", "table", "done", "total"})` told as it
     goes.
@@ -715,8 +727,8 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None, dask
             uses = (algorithm.uses_heuristic and algorithm.waits_for_tables and puzzle.kind == "sliding"
                     and heuristic_name in ("auto", *pdb.TABLE_SETS))
             table_set = heuristic_name if heuristic_name in pdb.TABLE_SETS else "pdb"
-            if heuristic_name == "auto" and uses and pdb.available(puzzle, table_set="pdb78"):
-                table_set = "pdb78"
+            if heuristic_name == "auto" and uses:
+                table_set = pdb.auto_table_set(puzzle, _chosen_tables(request)) or "pdb"
             if heuristic_name in pdb.TABLE_SETS and uses and not pdb.plan(puzzle, table_set):
                 raise pdb.no_tables(table_set)
             puzzle = puzzle if uses else None
@@ -729,7 +741,8 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None, dask
                 pdb.ensure_table(name, rows, cols, cells, progress=report, dask=dask)
         tables = [{"name": name, "ready": pdb.is_ready(name, rows, cols, cells),
                    **pdb.cost(rows, cols, cells, pdb.is_ranked(name))} for name, rows, cols, cells in plan]
-        return {"ok": True, "tables": tables, "ready": all(t["ready"] for t in tables)}
+        return {"ok": True, "set": table_set if tables else None, "tables": tables,
+                "ready": all(t["ready"] for t in tables)}
     except SlideLabError as e:
         return error_of(e)
 
@@ -763,7 +776,9 @@ def describe() -> dict:
     """Every algorithm and heuristic with a one-line description (for selectors and `--help`; an algorithm also says
     whether its paths are shortest, whether it uses a heuristic, the puzzles it solves, the weight it takes by default
     (null for none) and whether it can be traced), the token-puzzle presets and move rules, and example heuristics
-    in Python written against the user contract (heuristics/user.py)."""
+    in Python written against the user contract (heuristics/user.py), and the set of pattern databases the page
+    offers to download ("download_tables": {"name", "files": {shape: [file names]}}; a solve request's "tables"
+    names it once chosen)."""
     from .heuristics.examples import examples
     from .puzzles.tokens import PRESETS, RULE_DESCRIPTIONS
 
@@ -778,4 +793,5 @@ def describe() -> dict:
         "rules": [{"name": name, "description": text} for name, text in RULE_DESCRIPTIONS.items()],
         "heuristic_examples": examples(),
         "trace": {"max_steps": MAX_TRACE_STEPS, "max_nodes": MAX_TRACE_NODES},
+        "download_tables": pdb.download_tables(),
     }

@@ -1,9 +1,9 @@
 """`auto`: the strongest heuristic at hand for the puzzle, without waiting for anything to be built.
 
-Sliding puzzles: the 7-8 pattern databases when their tables are in the cache folder (the 15-puzzle, once
-`slidelab pdb 4x4-78` has built them); else pattern databases when every table is in memory, in the cache folder or
-quick to build (3x3 and smaller boards); else walking distance where its tables are small (boards up to 4x4); else
-linear conflict (any board).
+Sliding puzzles: the largest set of pattern databases whose tables are all at hand (pdb.auto_table_set: the 7-8
+tables of the 15-puzzle once `slidelab pdb 4x4-78` has built them, the 7-7-1 ones once built or downloaded by the
+page, the standard ones when in memory, in the cache folder or quick to build); else walking distance where its
+tables are small (boards up to 4x4); else linear conflict (any board).
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from .linear_conflict import linear_conflict
 from .walking_distance import MAX_SIDE, walking_distance
 
 
-def strongest(puzzle):
-    """The estimator `auto` stands for on a sliding puzzle; its `name` says which it is."""
-    if pdb.available(puzzle, table_set="pdb78"):
-        return pdb.large_pattern_database(puzzle)
-    if pdb.available(puzzle):
-        return pdb.pattern_database(puzzle)
+def strongest(puzzle, chosen_tables=None):
+    """The estimator `auto` stands for on a sliding puzzle; its `name` says which it is. `chosen_tables`: the set of
+    pattern databases the page chose (see pdb.auto_table_set)."""
+    table_set = pdb.auto_table_set(puzzle, chosen_tables)
+    if table_set is not None:
+        return pdb.pattern_database(puzzle, table_set=table_set)
     if max(puzzle.rows, puzzle.cols) <= MAX_SIDE:
         return walking_distance(puzzle)
     return linear_conflict(puzzle)

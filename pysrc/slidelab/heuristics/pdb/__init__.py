@@ -9,9 +9,18 @@ What the rest of the engine uses is named here.
 """
 
 from .files import ENV_DIR, cache_dir, ensure_table, install, is_ready, write_files
-from .frames import MAX_CELLS, TABLE_SETS, cost, is_ranked
-from .heuristic import available, large_pattern_database, no_tables, pattern_database, plan
+from .frames import MAX_CELLS, SHAPE_SUFFIX, TABLE_SETS, cost, is_ranked
+from .heuristic import (
+    auto_table_set,
+    available,
+    download_tables,
+    large_pattern_database,
+    no_tables,
+    page_pattern_database,
+    pattern_database,
+    plan,
+)
 
-__all__ = ["ENV_DIR", "MAX_CELLS", "TABLE_SETS", "available", "cache_dir", "cost", "ensure_table", "install",
-           "is_ranked", "is_ready", "large_pattern_database", "no_tables", "pattern_database", "plan",
-           "write_files"]
+__all__ = ["ENV_DIR", "MAX_CELLS", "SHAPE_SUFFIX", "TABLE_SETS", "auto_table_set", "available", "cache_dir", "cost",
+           "download_tables", "ensure_table", "install", "is_ranked", "is_ready", "large_pattern_database",
+           "no_tables", "page_pattern_database", "pattern_database", "plan", "write_files"]

@@ -12,12 +12,13 @@ easy solve's time); the browser fetches the site's files and `install`s them. Th
 of the 4x4 and 3x4 tables (PACKAGED, the ones the site serves, 6.5 MB): a table missing from the cache folder is
 copied from there before anything is built, so the first 15-puzzle solve of a fresh install answers at once.
 
-The large ranked tables ("pdb78": 7 and 8 tiles, `<rows>x<cols>_<cells>.ranked.slpdb`) have their own magic,
-`SLPDB3\n`, and the same header with "index": "ranked": the halved excesses, indexed by rank (placement_index.py),
-are packed two to a byte (4 bits each, capped at 15: a smaller entry is still a lower bound) before zlib: 7.6 MB for
-the 7-tile table of the 15-puzzle. Reading and writing them is pure Python (the Manhattan distances by rank come from
-placement_index.manhattan_by_rank, or numpy where it is installed); building them needs numpy. The map file holds
-the decoded bytes as for every table. A file of the other format, or damaged, is refused with the reason.
+The large ranked tables ("pdb78" and "pdb771": 7 and 8 tiles, `<rows>x<cols>_<cells>.ranked.slpdb`) have their own
+magic, `SLPDB3\n`, and the same header with "index": "ranked": the halved excesses, indexed by rank
+(placement_index.py), are packed two to a byte (4 bits each, capped at 15: a smaller entry is still a lower bound)
+before zlib: 7.6 MB for the 7-tile table of the 15-puzzle. Reading and writing them is pure Python (the Manhattan
+distances by rank come from placement_index.manhattan_by_rank, or numpy where it is installed); building them needs
+numpy. The map file holds the decoded bytes as for every table. A file of the other format, or damaged, is refused with
+the reason.
 
 Beside each file the CLI also keeps the decoded table (`.map`: the magic `SLPDBMAP1\n`, the entries and the crc32 of
 the table as 8 + 4 bytes, then the table itself) and maps it into memory instead of decoding the file again: decoding
@@ -44,7 +45,16 @@ except ImportError:  # a runtime without it (the browser's): tables are decoded 
 
 from ...errors import MissingData, Unavailable
 from .builder import QUICK_BUILD_PATTERNS, build
-from .frames import MAX_CELLS, canonical_frame, default_partitions, group_manhattan, is_ranked, placements, table_name
+from .frames import (
+    LARGE_PARTITIONS,
+    MAX_CELLS,
+    canonical_frame,
+    default_partitions,
+    group_manhattan,
+    is_ranked,
+    placements,
+    table_name,
+)
 from .placement_index import manhattan_by_rank
 
 MAGIC = b"SLPDB2\n"
@@ -342,7 +352,7 @@ def write_files(rows, cols, directory, progress=None, table_set="pdb") -> list[s
     r2, c2, _ = canonical_frame(rows, cols, 0)
     paths = []
     for cells in dict.fromkeys(cells for part in default_partitions(r2, c2, 0, table_set) for cells in part):
-        name = table_name(r2, c2, cells, ranked=table_set == "pdb78")
+        name = table_name(r2, c2, cells, ranked=table_set in LARGE_PARTITIONS)
         table = load(name, r2, c2, cells, may_build=True, progress=progress)  # from memory or the cache folder
         # the cache file is already encoded (compressing again costs seconds per table)
         data = _read(os.path.join(cache_dir(), name)) or _encoded(name, r2, c2, cells, table)[0]

@@ -5,8 +5,9 @@ goal's blank sits in cell 0. Groups are given by their goal cells in that frame,
 goal with the blank in a corner (the default goal and Korf's alike, any tile labels). A table of the standard set
 ("pdb") is one byte per entry indexed directly by `sum(cell_i * N**i)` over the group's tiles (N the number of
 cells): the search kernel updates that index from the moved tile alone. Entries with two tiles on one cell are
-unused; they hold the group's Manhattan distance, like a lower bound would. The tables of the large set ("pdb78", 7
-and 8 tiles) are indexed by the rank of the placement instead (placement_index.py), which has no unused entries.
+unused; they hold the group's Manhattan distance, like a lower bound would. The tables of the large sets ("pdb78": 7
+and 8 tiles; "pdb771": 7, 7 and 1, small enough for the page to download) are indexed by the rank of the placement
+instead (placement_index.py), which has no unused entries.
 """
 
 from __future__ import annotations
@@ -28,11 +29,15 @@ PARTITIONS = {
              ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15))),
 }
 
-# The large set: Korf and Felner's 7-8 partition of the 15-puzzle (the top two rows and the bottom two), ranked.
-PARTITIONS78 = {
-    (4, 4): (((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),),
+# The large sets, ranked: Korf and Felner's 7-8 partition of the 15-puzzle (the top two rows and the bottom two), and
+# a 7-7-1 partition whose files (15 MB) the page offers to download: the same 7-tile table, another for tiles 8-14.
+LARGE_PARTITIONS: dict[str, dict] = {
+    "pdb78": {(4, 4): (((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),)},
+    "pdb771": {(4, 4): (((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14), (15,)),)},
 }
-TABLE_SETS = ("pdb", "pdb78")  # the standard tables, and the large ranked ones
+TABLE_SETS = ("pdb", *LARGE_PARTITIONS)  # the standard tables, then the large ranked ones, largest first
+DOWNLOAD_SET = "pdb771"  # the large set the page offers as a download (its files are served with the site)
+SHAPE_SUFFIX = {"pdb": "", "pdb78": "-78", "pdb771": "-771"}  # `slidelab pdb 4x4-78` builds the set "pdb78"
 RANKED_SUFFIX = ".ranked" + SUFFIX
 # What building a ranked table costs, measured on a 2-core machine with numpy, one core (docs/benchmarks.md): seconds
 # per placement, and bytes of file per placement (4-bit entries, then zlib).
@@ -78,9 +83,9 @@ def canonical_frame(rows, cols, blank_cell):
 
 def default_partitions(rows, cols, blank_cell, table_set="pdb"):
     """The partitions (each a tuple of groups of goal cells, canonical frame) covering every cell but the blank's;
-    () when `table_set` is "pdb78" and the board has no 7-8 partition."""
-    if table_set == "pdb78":
-        return PARTITIONS78.get((rows, cols), ()) if blank_cell == 0 else ()
+    () when `table_set` is a large set without a partition for this board."""
+    if table_set in LARGE_PARTITIONS:
+        return LARGE_PARTITIONS[table_set].get((rows, cols), ()) if blank_cell == 0 else ()
     if blank_cell == 0 and (rows, cols) in PARTITIONS:
         return PARTITIONS[rows, cols]
     n = rows * cols

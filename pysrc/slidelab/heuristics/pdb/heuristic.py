@@ -4,15 +4,25 @@ The tiles are split into disjoint groups. A group's table holds, for every place
 *of those tiles* that bring them home, the other tiles being indistinguishable and the blank's moves free; so the
 tables' values add up to an admissible bound. A board may have several partitions (3x4 and 4x4 have two); on square
 boards whose goal blank lies in a corner each is also looked up on the state reflected about the main diagonal (the
-same tables serve). The largest sum is used. Two sets of tables exist: "pdb", the standard ones, and "pdb78", the
-7-8 partition of the 15-puzzle, ranked (placement_index.py); `auto` takes the larger set when its tables are at hand.
+same tables serve). The largest sum is used. Three sets of tables exist: "pdb", the standard ones, and two of the
+15-puzzle, ranked (placement_index.py): "pdb78", the 7-8 partition, and "pdb771", a 7-7-1 one whose files the page
+offers to download; `auto` takes the largest set at hand (`auto_table_set`).
 """
 
 from __future__ import annotations
 
 from ...errors import BadRequest, MissingData
 from .files import is_ready, load
-from .frames import MAX_CELLS, canonical_frame, default_partitions, is_ranked, table_name
+from .frames import (
+    DOWNLOAD_SET,
+    LARGE_PARTITIONS,
+    MAX_CELLS,
+    SHAPE_SUFFIX,
+    canonical_frame,
+    default_partitions,
+    is_ranked,
+    table_name,
+)
 from .placement_index import rank_of
 
 
@@ -65,13 +75,14 @@ def plan(puzzle, table_set="pdb"):
     r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
     parts = default_partitions(r2, c2, cmap[puzzle.goal_pos[0]], table_set)
     groups = dict.fromkeys(cells for part in parts for cells in part)
-    return [(table_name(r2, c2, cells, ranked=table_set == "pdb78"), r2, c2, cells) for cells in groups]
+    return [(table_name(r2, c2, cells, ranked=table_set in LARGE_PARTITIONS), r2, c2, cells) for cells in groups]
 
 
 def no_tables(table_set) -> BadRequest:
     """The error for a board that `table_set` has no tables for."""
-    if table_set == "pdb78":
-        return BadRequest("the 7-8 pattern databases exist for the 15-puzzle (4x4, the blank's goal in a corner)")
+    if table_set in LARGE_PARTITIONS:
+        shapes = ", ".join(f"{r}x{c}" for r, c in LARGE_PARTITIONS[table_set])
+        return BadRequest(f"the {table_set} pattern databases exist for {shapes} with the blank's goal in a corner")
     return BadRequest(f"pattern databases exist only for boards of at most {MAX_CELLS} cells")
 
 
@@ -81,13 +92,25 @@ def available(puzzle, directory=None, table_set="pdb") -> bool:
     return bool(entries) and all(is_ready(name, rows, cols, cells, directory) for name, rows, cols, cells in entries)
 
 
+def auto_table_set(puzzle, chosen=None):
+    """The set of tables `auto` uses on a sliding puzzle, None when no set is ready. By default the largest whose
+    tables are all ready. The page chooses (`chosen`): a large set where it has tables for this board (its files are
+    fetched before the search), else the standard set when ready."""
+    if chosen in LARGE_PARTITIONS and plan(puzzle, chosen):
+        return chosen
+    for table_set in (*LARGE_PARTITIONS, "pdb") if chosen is None else ("pdb",):
+        if available(puzzle, table_set=table_set):
+            return table_set
+    return None
+
+
 def pattern_database(puzzle, directory=None, table_set="pdb"):
     """The pattern-database estimator for `puzzle`, from tables in memory, the cache folder or quick to build;
     MissingData if some table is missing (`slidelab pdb` builds them; the browser fetches and installs them)."""
     entries = plan(puzzle, table_set)
     if not entries:
         raise no_tables(table_set)
-    shape = f"{puzzle.rows}x{puzzle.cols}" + ("-78" if table_set == "pdb78" else "")
+    shape = f"{puzzle.rows}x{puzzle.cols}{SHAPE_SUFFIX[table_set]}"
     tables = {}
     for name, r, c, cells in entries:
         table = load(name, r, c, cells, directory)
@@ -128,3 +151,15 @@ def pattern_database(puzzle, directory=None, table_set="pdb"):
 def large_pattern_database(puzzle, directory=None):
     """The 7-8 pattern-database estimator ("pdb78") of the 15-puzzle (see pattern_database)."""
     return pattern_database(puzzle, directory, table_set="pdb78")
+
+
+def download_tables() -> dict:
+    """The set of tables the page offers to download: {"name", "files": {shape: [file names]}}."""
+    return {"name": DOWNLOAD_SET,
+            "files": {f"{rows}x{cols}": [table_name(rows, cols, cells, ranked=True) for part in parts for cells in part]
+                      for (rows, cols), parts in LARGE_PARTITIONS[DOWNLOAD_SET].items()}}
+
+
+def page_pattern_database(puzzle, directory=None):
+    """The 7-7-1 pattern-database estimator ("pdb771") of the 15-puzzle (see pattern_database)."""
+    return pattern_database(puzzle, directory, table_set="pdb771")
