@@ -54,7 +54,9 @@ TEST_EXTRAS = "test,build,scale"  # the optional-dependencies groups of pyprojec
 BUILD_VENV = CACHE / "build-venv"  # numpy only, for `build` and `serve`
 BUILD_NUMPY = "numpy>=1.26"
 BUILD_ONLY = {"slidelab/heuristics/pdb/builder_numpy.py"}  # numpy code for the command line: not in the browser's wheel
-PDB_SHAPES = ["4x4", "3x4"]  # pattern databases served to the browser (3x4 tables also serve 4x3)
+# pattern databases served to the browser (3x4 tables also serve 4x3); 4x4-771: the 7-7-1 tables the page offers as a
+# download (they come with the package: copied, not built)
+PDB_SHAPES = ["4x4", "3x4", "4x4-771"]
 PDB_CACHE = CACHE / "pdb"  # built once, reused by every later build and by the tests (SLIDELAB_PDB_DIR)
 EXPLORED_SHAPES = ["3x4", "4x3", "2x6", "6x2"]  # 12-cell boards: explored once with numpy, served as data/explored.json
 EXPLORED_CACHE = CACHE / "explored"
@@ -184,12 +186,15 @@ def build_wheel(out_dir: Path) -> Path:
 
 
 def build_pattern_databases(out_dir: Path, python: str = sys.executable) -> None:
-    """Write the served pattern-database files into out_dir, building missing ones into .cache/pdb first.
+    """Write the served pattern-database files into out_dir, building missing ones into .cache/pdb first, and their
+    sizes into out_dir/files.json ({"files": {name: bytes}}: what the page says a download costs).
 
     The first build takes minutes (faster when numpy is importable by `python`); later builds copy the cache.
     """
     env = dict(os.environ, PYTHONPATH=str(PYSRC), SLIDELAB_PDB_DIR=str(PDB_CACHE))
     run([python, "-m", "slidelab", "pdb", *PDB_SHAPES, "--out", out_dir], env=env)
+    sizes = {path.name: path.stat().st_size for path in sorted(Path(out_dir).glob("*.slpdb"))}
+    (Path(out_dir) / "files.json").write_text(json.dumps({"files": sizes}, indent=0) + "\n")
 
 
 def build_explored(out_file: Path, python: str = sys.executable) -> None:

@@ -1,5 +1,5 @@
 """The app offline and installable: after one visit it opens, starts Python and solves with no network (a 4x4 too,
-once its tables were fetched); a new build offers "A new version is ready", and on the click every open tab reloads
+once its tables were fetched, and the larger 7-7-1 tables once chosen); a new build offers "A new version is ready", and on the click every open tab reloads
 into it, its files fetched past the HTTP cache, its old shell cache gone and the unchanged tables kept; a first table
 download through the service worker shows its progress; the manifest and icons are served; a whole session raises
 no Content-Security-Policy violation, in the page or in its workers."""
@@ -7,6 +7,7 @@ no Content-Security-Policy violation, in the page or in its workers."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shutil
 import threading
@@ -21,6 +22,9 @@ READY_TIMEOUT_MS = 120_000
 EIGHT = "#puzzle=sliding&board=8,6,7/2,5,4/3,0,1&algorithm=idastar&heuristic=manhattan"
 KORF_79 = ("#puzzle=sliding&board=0,1,9,7/11,13,5,3/14,12,4,2/8,6,10,15&goal=0,1,2,3/4,5,6,7/8,9,10,11/12,13,14,15"
            "&algorithm=idastar&heuristic=pdb")
+KORF_12 = ("#puzzle=sliding&board=14,1,9,6/4,8,12,5/7,2,3,0/10,11,13,15&goal=0,1,2,3/4,5,6,7/8,9,10,11/12,13,14,15"
+           "&algorithm=idastar&heuristic=auto")
+LARGE_TABLES = ["4x4_1-2-3-4-5-6-7.ranked.slpdb", "4x4_8-9-10-11-12-13-14.ranked.slpdb", "4x4_15.ranked.slpdb"]
 KORF_79_TABLES = ["4x4_1-4-5-8-9-12.slpdb", "4x4_2-3-6-7-10-11.slpdb", "4x4_4-5-8-9-12-13.slpdb",
                   "4x4_6-7-10-11-14-15.slpdb"]
 
@@ -135,6 +139,43 @@ def test_after_one_visit_the_app_starts_and_solves_offline(browser, site):
         page.goto("about:blank")
         open_ready(page, url + fragment)
         assert solve(page).startswith(f"{length} moves")
+    context.close()
+
+
+def test_the_larger_tables_download_on_request_serve_auto_and_stay_for_offline_use(browser, site):
+    folder, url = site
+    sizes = json.loads((folder / "pdb" / "files.json").read_text())["files"]
+    megabytes = sum(sizes[name] for name in LARGE_TABLES) / 1e6
+    context = browser.new_context()
+    page = context.new_page()
+    line = page.locator("#large-tables")
+    open_ready(page, url + EIGHT)
+    expect(line).to_be_hidden()  # the 8-puzzle has no larger tables
+    open_ready(page, url + KORF_79.replace("heuristic=pdb", "heuristic=auto"))
+    wait_controlled(page)
+    expect(page.locator("#large-tables-button")).to_have_text(f"Download ({megabytes:.1f} MB)")
+    assert not page.evaluate("() => performance.getEntriesByType('resource').filter(e => e.name.includes('ranked'))"
+                             ".length")  # nothing fetched before the click
+    page.click("#large-tables-button")
+    expect(line).to_have_attribute("data-state", "in-use", timeout=120_000)
+    expect(page.locator("#large-tables-text")).to_have_text(
+        f"The 7-7-1 pattern databases are in use ({megabytes:.1f} MB, kept for offline use).")
+    assert solve(page) == "42 moves (optimal)"
+    expect(page.locator("#stats-panel")).to_contain_text("auto chose 7-7-1 pattern databases")
+
+    page.click("#large-tables-button")  # back to the standard tables, though the large ones are in memory
+    expect(line).to_have_attribute("data-state", "offered")
+    assert solve(page) == "42 moves (optimal)"
+    expect(page.locator("#stats-panel")).to_contain_text("auto chose pattern databases")
+    page.click("#large-tables-button")  # chosen again: nothing to fetch
+    expect(line).to_have_attribute("data-state", "in-use")
+
+    context.set_offline(True)  # remembered, and served by the service worker
+    page.goto("about:blank")
+    open_ready(page, url + KORF_12)
+    expect(line).to_have_attribute("data-state", "in-use")
+    assert solve(page) == "45 moves (optimal)"
+    expect(page.locator("#stats-panel")).to_contain_text("auto chose 7-7-1 pattern databases")
     context.close()
 
 

@@ -103,6 +103,12 @@ export class MethodPicker {
     return `${a ? titleOf('algorithms', a) : algorithm} · ${h ? titleOf('heuristics', h) : heuristic}`;
   }
 
+  /** How a sentence names a heuristic ('7-7-1 pattern databases'), or its name while the catalogue is unknown. */
+  heuristicLabel(name) {
+    const h = this.#find('heuristics', name);
+    return fact(`heuristic.${name}.label`, h?.label ?? name.replaceAll('_', ' '));
+  }
+
   /** The catalogue's entries of a kind (algorithms or heuristics) that apply to a puzzle kind and that the page can
    * run (not the command line's own, browser: false); [] until it is known. */
   #items(kind, puzzle = this.#puzzle) {

@@ -8,6 +8,7 @@ import { SlidingBoardView } from './board.js';
 import { Solver } from './bridge.js';
 import { Comparison } from './compare.js';
 import { Explorer } from './explore.js';
+import { LargeTables } from './large_tables.js';
 import { FamousPicker } from './famous.js';
 import { SLIDING as SLIDING_KIND, TOKENS as TOKENS_KIND, kindOf, openingOf, positionOf } from './kinds.js';
 import { DistanceMeter } from './meter.js';
@@ -73,6 +74,9 @@ const SLIDING = { ...SLIDING_KIND, view, resetBoard: () => ({ ...state.board, ce
 const TOKENS = { ...TOKENS_KIND, view: tokenView, resetBoard: () => state.start };
 const kind = () => (kindOf(state.puzzle) === SLIDING_KIND ? SLIDING : TOKENS);
 const tables = new TableLoader(solver);
+const largeTables = new LargeTables({
+  line: $('large-tables'), text: $('large-tables-text'), button: $('large-tables-button'),
+}, { tables, request: () => solveRequest() });
 const picker = new MethodPicker({
   algorithm: $('algorithm'), heuristic: $('heuristic'), heuristicField: $('heuristic-field'), note: ui.method,
   onChange: chooseMethod,
@@ -193,6 +197,7 @@ function setPuzzle(board, goal = defaultGoal(board.rows, board.cols),
     typed.show(board, goal);
     sizes.show(board, previous);
   }
+  largeTables.show(kind() === SLIDING ? board : null);
   writeLink();
   render();
   updateControls();
@@ -286,9 +291,10 @@ function solveRequest() {
   return requestFor(state.board);
 }
 
-/** The solve request for a board of the puzzle and goal shown, with the method chosen. */
+/** The solve request for a board of the puzzle and goal shown, with the method and the table set chosen. */
 function requestFor(board) {
-  return { ...kind().request(board, state.goal, state.puzzle), algorithm: state.algorithm, heuristic: state.heuristic };
+  const request = kind().request(board, state.goal, state.puzzle);
+  return largeTables.choose({ ...request, algorithm: state.algorithm, heuristic: state.heuristic });
 }
 
 /** Show a solve answer found from `start` (its statistics and its solution, at step 0), or none. */
@@ -298,7 +304,8 @@ function showResult(answer, start) {
     statsPanel.clear();
     return;
   }
-  statsPanel.finish(answer, picker.title(answer.algorithm, answer.heuristic));
+  statsPanel.finish(answer, picker.title(answer.algorithm, answer.heuristic),
+    answer.heuristic_used && picker.heuristicLabel(answer.heuristic_used));
   playback.show(answer, start);
 }
 
@@ -319,7 +326,7 @@ function updateControls() {
   const labBusy = comparison.running || explorer.running || watch.running || yours.running;  // they use the solver
   const busy = solving.running !== null;
   ui.solve.disabled = ui.hint.disabled = !ready || busy || labBusy;
-  for (const part of [comparison, explorer, watch, yours]) part.setEnabled(ready && !busy && !labBusy);
+  for (const part of [comparison, explorer, watch, yours, largeTables]) part.setEnabled(ready && !busy && !labBusy);
   ui.solve.title = ui.hint.title = ready ? '' : t('solver.loading');
   ui.quick.hidden = busy ? !solving.offersQuick : kind() !== SLIDING || !offerAtOnce(state.board);
   ui.quick.disabled = !ready || labBusy;
@@ -342,7 +349,7 @@ function showSolverStatus(status, detail) {
 async function checkMethod() {
   const catalogue = await solver.describe();
   if (!catalogue.algorithms) return;
-  for (const part of [picker, comparison, watch, yours]) part.setCatalogue(catalogue);
+  for (const part of [picker, comparison, watch, yours, largeTables]) part.setCatalogue(catalogue);
   const { algorithm, heuristic, dropped } = picker.offered(state.algorithm, state.heuristic);
   Object.assign(state, { algorithm, heuristic });
   if (dropped.length) {

@@ -4,11 +4,11 @@
 //   const panel = new StatsPanel(element);
 //   panel.begin();            // a search starts: empty, iterations appear as progress events arrive
 //   panel.progress(event);    // every progress dict from the worker ({"type": "iteration", "bound", "expanded"})
-//   panel.finish(answer, methodTitle);  // the answer's statistics
+//   panel.finish(answer, methodTitle, usedLabel);  // the answer's statistics; usedLabel names answer.heuristic_used
 //   panel.clear();
 
 import { MISSING, formatCount, formatSeconds } from './format.js';
-import { fact, t } from './i18n.js';
+import { t } from './i18n.js';
 
 // Each figure's name is the catalogue's stat.<key>, what it means stat.<key>.means.
 const FIELDS = ['length', 'optimal', 'expanded', 'generated', 'stored', 'open_peak', 'iterations', 'time'];
@@ -64,13 +64,12 @@ export class StatsPanel {
     if (event.type === 'iteration') this.#addIteration(event);
   }
 
-  finish(answer, methodTitle = '') {
+  finish(answer, methodTitle = '', usedLabel = answer.heuristic_used) {
     const stats = answer.stats;
     this.element.hidden = false;
     this.list.hidden = false;
     this.element.querySelector('.stats-help').hidden = false;
-    const used = answer.heuristic_used ? t('stats.auto-chose', { name: fact(`heuristic.${answer.heuristic_used}.label`,
-      answer.heuristic_used.replaceAll('_', ' ')) }) : '';
+    const used = answer.heuristic_used ? t('stats.auto-chose', { name: usedLabel }) : '';
     this.method.textContent = methodTitle ? `${methodTitle}${used}` : used.trim();
     const values = {
       length: t('result.moves-count', { count: answer.length }),
