@@ -2,6 +2,7 @@
 fetched and installed by the page, Korf's positions and the hardest 3x4 position solved by the real worker.
 
     python3 build.py build && python3 bench/bench_browser_korf.py [--count N | --all | --ids 79,12] [--runs N]
+                                                                  [--tables pdb771] [--workers 2]
 
 Serves dist/ locally and uses headless Chromium (Debian's, or SLIDELAB_CHROMIUM, or Playwright's own):
 1. first use: a fresh page opens the app on Korf's #79 (42 moves) and clicks Solve; the time from navigation until
@@ -11,6 +12,9 @@ Serves dist/ locally and uses headless Chromium (Debian's, or SLIDELAB_CHROMIUM,
    Korf's positions (default: the 10 with the fewest nodes in the file's Manhattan IDA* counts), each length checked
    against the file, with the same figures as bench/bench_korf.py: total, median, worst, nodes.
 Each search is also run in this CPython, in the same minutes, so the browser / CPython ratio holds on a busy machine.
+--tables names the set `auto` uses for the 15-puzzle in both (pdb, the standard tables; pdb771, the download the page
+offers: every request carries it, as the page's do once the user chose them). --workers N solves Korf's positions on
+the page's pool of N workers (web/js/pool.js, as Solve does), against this CPython on one core.
 Exits 1 if a length differs from the file's.
 """
 
@@ -57,9 +61,16 @@ LOAD = """async request => {
   const outcome = await tables.load(request, { signal: new AbortController().signal });
   return { ...outcome, wall: (performance.now() - started) / 1000 };
 }"""
+POOL = """async ([base, size]) => {
+  const { SolverPool } = await import('./js/pool.js');
+  window.pool = new SolverPool(solver, tables, { base });
+  pool.size = size;
+  while (pool.ready < size) await new Promise(resolve => setTimeout(resolve, 200));
+  return pool.ready;
+}"""
 SOLVE = """async request => {
   const started = performance.now();
-  const answer = await solver.solve(request);
+  const answer = await (window.pool ?? solver).solve(request);
   delete answer.moves;
   return { ...answer, wall: (performance.now() - started) / 1000 };
 }"""
@@ -101,6 +112,9 @@ def main() -> int:
     choice.add_argument("--all", action="store_true", help="all 100 positions")
     choice.add_argument("--ids", help="comma-separated ids")
     parser.add_argument("--runs", type=int, default=3, help="runs of the 3x4 position (median; default 3)")
+    parser.add_argument("--tables", default="pdb", choices=("pdb", "pdb771"),
+                        help="the table set auto uses for the 15-puzzle (default pdb)")
+    parser.add_argument("--workers", type=int, default=1, help="the page's pool for Korf's positions (default 1)")
     args = parser.parse_args()
     if not (build.DIST / "index.html").exists():
         sys.exit("dist/ is not built: run `python3 build.py build` first")
@@ -137,7 +151,7 @@ def main() -> int:
         assert page.evaluate(START, url) == "ready"
         for shape, board, goal in [("4x4", KORF_GOAL, KORF_GOAL),
                                    ("3x4", HARD_3X4, None)]:
-            request = {"board": board, **({"goal": goal} if goal else {})}
+            request = {"board": board, "tables": args.tables, **({"goal": goal} if goal else {})}
             load = page.evaluate(LOAD, request)
             assert load["ok"], load
             print(f"{shape} tables: {len(load['fetched'])} files, {load['bytes']:,} bytes fetched and installed in "
@@ -152,15 +166,18 @@ def main() -> int:
               f"{engine:.2f} s search, {statistics.median(r['wall'] for r in runs):.2f} s request; CPython "
               f"{native:.2f} s (browser / CPython {engine / native:.2f})")
 
+        if args.workers > 1:
+            print(f"the page's pool: {page.evaluate(POOL, [url, args.workers])} workers ready")
         print(f"{'id':>4} {'len':>4} {'expanded':>12} {'generated':>12} {'search s':>9} {'wall s':>8} {'CPython s':>9}")
         for ident, length, tiles in positions:
             board = "/".join(" ".join(map(str, tiles[i:i + 4])) for i in range(0, 16, 4))
-            answer = page.evaluate(SOLVE, {"board": board, "goal": KORF_GOAL, "algorithm": "idastar",
-                                           "heuristic": "auto"})
-            ok = answer["ok"] and answer["length"] == length and answer["heuristic_used"] == "pdb"
+            request = {"board": board, "goal": KORF_GOAL, "algorithm": "idastar", "heuristic": "auto",
+                       "tables": args.tables}
+            answer = page.evaluate(SOLVE, request)
+            ok = answer["ok"] and answer["length"] == length and answer["heuristic_used"] == args.tables
             wrong += not ok
             stats = answer.get("stats", {})
-            native = cpython_search({"board": board, "goal": KORF_GOAL})
+            native = cpython_search(request)
             rows.append((ident, stats.get("expanded", 0), stats.get("generated", 0), stats.get("elapsed_s", 0),
                          answer["wall"], native))
             print(f"{ident:>4} {answer.get('length', '-'):>4} {rows[-1][1]:>12,} {rows[-1][2]:>12,} "

@@ -1,6 +1,7 @@
 """The page's pool of solver workers: one hard 15-puzzle position on 2 workers against 1, in the browser.
 
     python3 build.py build && python3 bench/bench_browser_pool.py [--runs 3] [--korf 60] [--workers 2]
+                                                                  [--heuristic pdb771]
 
 Opens the app once in headless Chromium, fetches the 4x4 pattern databases with a first easy solve, starts the
 pool, then solves the position with the Workers selector at 1 and at N in turn (--runs times each) and prints the
@@ -32,13 +33,13 @@ GOAL = "0,1,2,3/4,5,6,7/8,9,10,11/12,13,14,15"
 EASY = "1,2,3,7/4,5,6,11/8,9,10,15/12,13,14,0"
 
 
-def link(board: str) -> str:
-    return f"#puzzle=sliding&board={board.replace(' ', ',')}&goal={GOAL}&algorithm=idastar&heuristic=pdb"
+def link(board: str, heuristic: str) -> str:
+    return f"#puzzle=sliding&board={board.replace(' ', ',')}&goal={GOAL}&algorithm=idastar&heuristic={heuristic}"
 
 
-def show(page, board: str) -> None:
+def show(page, board: str, heuristic: str) -> None:
     """Open a position on the page (the link's fragment) and give the page a moment to take it."""
-    page.evaluate("fragment => { location.hash = fragment; }", link(board))
+    page.evaluate("fragment => { location.hash = fragment; }", link(board, heuristic))
     page.wait_for_timeout(500)
 
 
@@ -47,6 +48,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--korf", type=int, default=60)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--heuristic", default="pdb", choices=("pdb", "pdb771"), help="the pattern databases")
     args = parser.parse_args()
     board, length = korf(args.korf)
     chromium = os.environ.get("SLIDELAB_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -56,7 +58,7 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
             page = browser.new_page()
-            page.goto(url + link(EASY))
+            page.goto(url + link(EASY, args.heuristic))
             expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=120_000)
             page.select_option("#pool-size", str(args.workers))
             page.evaluate(SOLVE)  # fetches the tables
@@ -65,9 +67,9 @@ def main() -> None:
                 for workers in times:
                     page.select_option("#pool-size", str(workers))
                     expect(page.locator("#pool-status")).to_have_attribute("data-ready", str(workers), timeout=120_000)
-                    show(page, EASY)
+                    show(page, EASY, args.heuristic)
                     page.evaluate(SOLVE)  # untimed: a fresh pool worker gets its tables here
-                    show(page, board)
+                    show(page, board, args.heuristic)
                     seconds = page.evaluate(SOLVE) / 1000
                     text = page.inner_text("#result-length")
                     assert text.startswith(f"{length} moves"), text
