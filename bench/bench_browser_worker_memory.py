@@ -1,6 +1,7 @@
 """The memory of one of the page pool's workers with the 4x4 tables loaded (what pool.js's WORKER_MB stands for).
 
     python3 build.py build && python3 bench/bench_browser_worker_memory.py [--runs 3] [--workers 3]
+                                                                            [--heuristic pdb771]
 
 Opens the app in headless Chromium (Linux: it reads /proc), solves an easy 15-puzzle position with the pattern
 databases on 1 worker, then with the Workers selector at N (every worker loads its own copy of the tables), and
@@ -62,10 +63,10 @@ def browser_mb() -> float:
     return total_kb / 1024
 
 
-def measure(page, workers: int) -> float:
+def measure(page, workers: int, heuristic: str) -> float:
     page.select_option("#pool-size", str(workers))
     expect(page.locator("#pool-status")).to_have_attribute("data-ready", str(workers), timeout=120_000)
-    page.evaluate("fragment => { location.hash = fragment; }", link(EASY))
+    page.evaluate("fragment => { location.hash = fragment; }", link(EASY, heuristic))
     page.wait_for_timeout(500)
     page.evaluate(SOLVE)  # every worker of the pool loads its tables
     page.wait_for_timeout(SETTLE_MS)
@@ -76,6 +77,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--heuristic", default="pdb", choices=("pdb", "pdb771"), help="the pattern databases")
     args = parser.parse_args()
     chromium = os.environ.get("SLIDELAB_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     server, url = build.serve_in_thread(build.DIST)
@@ -85,15 +87,15 @@ def main() -> None:
             for _ in range(args.runs):  # a fresh browser each run: a worker's heap never shrinks
                 browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
                 page = browser.new_page()
-                page.goto(url + link(EASY))
+                page.goto(url + link(EASY, args.heuristic))
                 expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=120_000)
-                one.append(measure(page, 1))
-                many.append(measure(page, args.workers))
+                one.append(measure(page, 1, args.heuristic))
+                many.append(measure(page, args.workers, args.heuristic))
                 browser.close()
     finally:
         server.shutdown()
     m1, mn = statistics.median(one), statistics.median(many)
-    print(f"browser memory with the 4x4 tables: 1 worker {m1:.0f} MB, {args.workers} workers {mn:.0f} MB; "
+    print(f"browser memory with the {args.heuristic} tables: 1 worker {m1:.0f} MB, {args.workers} workers {mn:.0f} MB; "
           f"per added worker {(mn - m1) / (args.workers - 1):.0f} MB (median of {args.runs}; "
           f"1: {[round(x) for x in one]}, {args.workers}: {[round(x) for x in many]})")
 

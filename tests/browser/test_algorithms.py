@@ -48,7 +48,8 @@ def test_the_default_is_ida_star_with_auto_and_the_answer_says_what_auto_chose(l
     expect(lab.locator("#method")).to_contain_text("IDA*: iterative deepening")
     lab.click("#solve")
     expect(lab.locator("#result-length")).to_have_text("31 moves (optimal)")
-    expect(lab.locator("#stats-panel .stats-method")).to_have_text("IDA* · Strongest available (auto chose pattern databases)")
+    expect(lab.locator("#stats-panel .stats-method")).to_have_text(
+        "IDA* · Strongest available (auto chose pattern databases)")
     expect(stat(lab, "length")).to_have_text("31 moves")
     expect(stat(lab, "optimal")).to_have_text("yes")
     expect(stat(lab, "stored")).to_have_text("32")  # the path of 31 moves and its start

@@ -79,9 +79,9 @@ def test_korf_positions_are_solved_optimally_with_tables_fetched_once_from_the_s
     requests = []
     page.context.on("request", lambda request: page_requests(requests, request))
     open_ready(page, base_url + KORF_79)
-    assert not [url for url in requests if "/pdb/" in url]  # fetched when a search needs them, not before
+    assert not [url for url in requests if url.endswith(".slpdb")]  # fetched when a search needs them, not before
     assert solve_and_read(page) == "42 moves (optimal)"
-    fetched = [url for url in requests if "/pdb/" in url]
+    fetched = [url for url in requests if url.endswith(".slpdb")]
     assert sorted(fetched) == sorted(base_url + "pdb/" + name for name in FOUR_BY_FOUR_TABLES)
     assert [url for url in requests if not url.startswith((base_url, "blob:", "data:"))] == []
     shown = page.evaluate("messages")
@@ -92,7 +92,7 @@ def test_korf_positions_are_solved_optimally_with_tables_fetched_once_from_the_s
 
     open_fragment(page, KORF_12)
     assert solve_and_read(page) == "45 moves (optimal)"
-    assert len([url for url in requests if "/pdb/" in url]) == len(FOUR_BY_FOUR_TABLES)  # once per page
+    assert len([url for url in requests if url.endswith(".slpdb")]) == len(FOUR_BY_FOUR_TABLES)  # once per page
 
 
 def test_a_failed_fetch_falls_back_to_walking_distance_with_a_notice(browser, base_url: str):
@@ -127,7 +127,7 @@ def test_compare_on_a_3x4_board_fetches_the_pattern_databases_first_with_progres
     expect(page.locator("#notice")).to_be_hidden()
 
     assert solve_and_read(page) == "30 moves (optimal)"  # Solve finds the tables installed: no second download
-    assert len([url for url in requests if "/pdb/" in url]) == 4
+    assert len([url for url in requests if url.endswith(".slpdb")]) == 4
 
 
 def test_a_5x5_board_gets_a_quick_labelled_solution_that_plays_to_the_goal(page: Page, base_url: str):
