@@ -26,7 +26,9 @@ import { t } from './i18n.js';
 
 const START_AFTER_MS = 1000;
 export const MAX_WORKERS = 16;
-export const WORKER_MB = 230;  // a worker's memory with the 4x4 tables, measured (docs/benchmarks.md, "The page's pool")
+// a worker's memory with the largest 4x4 tables the page offers (the 7-7-1 download; 230 with the standard ones),
+// measured (docs/benchmarks.md, "A pool worker's memory")
+export const WORKER_MB = 280;
 const MEMORY_SHARE = 0.25;  // of the device's memory, for the pool's workers by default
 
 export class SolverPool {

@@ -16,9 +16,10 @@ The large ranked tables ("pdb78" and "pdb771": 7 and 8 tiles, `<rows>x<cols>_<ce
 magic, `SLPDB3\n`, and the same header with "index": "ranked": the halved excesses, indexed by rank
 (placement_index.py), are packed two to a byte (4 bits each, capped at 15: a smaller entry is still a lower bound)
 before zlib: 7.6 MB for the 7-tile table of the 15-puzzle. Reading and writing them is pure Python (the Manhattan
-distances by rank come from placement_index.manhattan_by_rank, or numpy where it is installed); building them needs
-numpy. The map file holds the decoded bytes as for every table. A file of the other format, or damaged, is refused with
-the reason.
+distances by rank come from placement_index.manhattan_by_rank, or numpy where it is installed; a file is decoded one
+block of them at a time, so a browser worker's memory peaks at little more than the table); building them needs
+numpy. The map file holds the decoded bytes as for every table. A file of the other format, or damaged, is refused
+with the reason.
 
 Beside each file the CLI also keeps the decoded table (`.map`: the magic `SLPDBMAP1\n`, the entries and the crc32 of
 the table as 8 + 4 bytes, then the table itself) and maps it into memory instead of decoding the file again: decoding
@@ -55,7 +56,7 @@ from .frames import (
     placements,
     table_name,
 )
-from .placement_index import manhattan_by_rank
+from .placement_index import manhattan_blocks, manhattan_by_rank
 
 MAGIC = b"SLPDB2\n"
 RANKED_MAGIC = b"SLPDB3\n"
@@ -65,7 +66,7 @@ MAP_HEADER = struct.Struct("<QI")  # entries, crc32 of the table
 ENV_DIR = "SLIDELAB_PDB_DIR"
 PACKAGED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "data", "pdb")
 
-_TABLES: dict[str, bytes] = {}  # loaded or built tables by file name
+_TABLES: dict[str, bytes | bytearray] = {}  # loaded or built tables by file name
 
 
 def _numpy(what):
@@ -76,14 +77,18 @@ def _numpy(what):
     return numpy
 
 
-def _ranked_manhattan(rows, cols, cells) -> bytes:
-    """The group's Manhattan distance at every rank: with numpy where it is installed (the 8-tile table's 519
-    million entries), else in pure Python."""
+def _installed_numpy():
+    """numpy where it is installed (the Manhattan distances of the 8-tile table's 519 million ranks), else None."""
     try:
         import numpy
     except ImportError:
-        return manhattan_by_rank(rows, cols, cells)
-    return manhattan_by_rank(rows, cols, cells, numpy)
+        return None
+    return numpy
+
+
+def _ranked_manhattan(rows, cols, cells) -> bytes:
+    """The group's Manhattan distance at every rank: with numpy where it is installed, else in pure Python."""
+    return manhattan_by_rank(rows, cols, cells, _installed_numpy())
 
 
 _CAPPED = bytes(min(v, CAP) for v in range(256))
@@ -122,19 +127,39 @@ def encode_ranked(rows, cols, cells, table):
     return RANKED_MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(packed, 6), restored
 
 
-def _decode_ranked(data, start, header, rows, cols, cells) -> bytes:
-    """The table of a ranked file's body (see encode_ranked)."""
+def _decode_ranked(data, start, header, rows, cols, cells) -> bytearray:
+    """The table of a ranked file's body (see encode_ranked), decoded a block of the Manhattan distances at a time
+    (placement_index.manhattan_blocks), each block's packed bytes decompressed as it needs them: the peak is about
+    the table and a sixteenth of it, not six tables' worth of temporaries."""
     if header.get("index") != "ranked" or header.get("bits") != 4:
         raise ValueError("its header describes no ranked table of 4-bit entries")
     size = placements(rows * cols, len(cells))
-    packed = zlib.decompressobj().decompress(data[start:], (size + 1) // 2 + 1)
-    if len(packed) != (size + 1) // 2 or header["entries"] != size:
+    if header["entries"] != size:
         raise ValueError("its table has the wrong size")
-    excess = bytearray(2 * len(packed))
-    excess[0::2] = packed.translate(_LOW)
-    excess[1::2] = packed.translate(_HIGH)
-    md = _ranked_manhattan(rows, cols, cells)
-    return ((int.from_bytes(excess[:size], "little") << 1) + int.from_bytes(md, "little")).to_bytes(size, "little")
+    stream, tail = zlib.decompressobj(), data[start:]
+    table = bytearray(size)
+    packed, first = b"", 0  # packed bytes not yet used up, from entry `first` (even) on
+    end = 0
+    for block in manhattan_blocks(rows, cols, cells, _installed_numpy()):
+        begin, end = end, end + len(block)
+        want = (end + 1) // 2 - first // 2 - len(packed)
+        if want > 0:
+            more = stream.decompress(tail, want)
+            tail = stream.unconsumed_tail
+            if len(more) != want:
+                raise ValueError("its table has the wrong size")
+            packed += more
+        nibbles = bytearray(2 * len(packed))
+        nibbles[0::2] = packed.translate(_LOW)
+        nibbles[1::2] = packed.translate(_HIGH)
+        excess = nibbles[begin - first:end - first]
+        table[begin:end] = ((int.from_bytes(excess, "little") << 1) + int.from_bytes(block, "little")).to_bytes(
+            len(block), "little")
+        used = (end - first) // 2
+        packed, first = packed[used:], first + 2 * used
+    if stream.decompress(tail, 1):
+        raise ValueError("its table has the wrong size")
+    return table
 
 
 def encode(rows, cols, cells, table: bytes) -> bytes:
@@ -155,7 +180,7 @@ def encode(rows, cols, cells, table: bytes) -> bytes:
     return MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(excess, 9)
 
 
-def decode(data) -> tuple[str, bytes]:
+def decode(data) -> tuple[str, bytes | bytearray]:
     """(table name, table) from file bytes; MissingData if the bytes are not a sound pattern-database file."""
     try:
         data = bytes(data)
@@ -170,10 +195,10 @@ def decode(data) -> tuple[str, bytes]:
                 and len(set(cells)) == len(cells) and all(0 <= c < rows * cols for c in cells)):
             raise ValueError("its header describes no valid table")
         if ranked:
-            table = _decode_ranked(data, start + hlen, header, rows, cols, cells)
-            if zlib.crc32(table) != header["crc32"]:
+            ranked_table = _decode_ranked(data, start + hlen, header, rows, cols, cells)
+            if zlib.crc32(ranked_table) != header["crc32"]:
                 raise ValueError("its checksum does not match (the file is damaged)")
-            return table_name(rows, cols, cells, ranked=True), table
+            return table_name(rows, cols, cells, ranked=True), ranked_table
         size = (rows * cols) ** len(cells)
         excess = zlib.decompressobj().decompress(data[start + hlen:], size + 1)  # never more than one table
         if len(excess) != header["entries"] or len(excess) != size:

@@ -64,7 +64,14 @@ def rank_change(n, k, i, a, q, others):
 def manhattan_by_rank(rows, cols, cells, np=None) -> bytes:
     """The group's Manhattan distance at every rank, without unranking: in pure Python one join per tile (the last
     two tiles in one: about 1 s for a 7-tile table), or with numpy (`np`) the same steps on arrays (the 8-tile table's
-    519 million entries in seconds).
+    519 million entries in seconds)."""
+    return b"".join(manhattan_blocks(rows, cols, cells, np))
+
+
+def manhattan_blocks(rows, cols, cells, np=None):
+    """`manhattan_by_rank` in rows * cols blocks of consecutive ranks, one per cell of the first tile, in rank order:
+    a decoder holds one block's temporaries at a time, not the whole table's (in the browser a worker's memory never
+    shrinks back from its peak).
 
     Ranks are ordered by the first tile's cell, then the second's among the cells left, and so on: so the distances
     of the first i + 1 tiles are those of the first i, each repeated once per cell left, plus, per placement of the
@@ -74,19 +81,26 @@ def manhattan_by_rank(rows, cols, cells, np=None) -> bytes:
     if np is not None:
         free = [[p for p in range(n) if not m >> p & 1] for m in range(1 << n)]  # used cells -> free cells
         left_cells = np.array([f + [0] * (n - len(f)) for f in free], dtype=np.int64)
-        values, used = np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.int64)
-        for i, tile in enumerate(dist):
-            left = n - i
-            cells_left = left_cells[used][:, :left]  # per placement of the first i tiles, its free cells
-            values = (np.repeat(values, left) + np.array(tile, dtype=np.uint8)[cells_left].ravel())
-            if i + 1 < len(dist):
-                used = (used[:, None] | (np.int64(1) << cells_left)).ravel()
-        return values.tobytes()
+    for first in range(n):
+        yield _numpy_block(np, dist, first, left_cells) if np is not None else _block(n, dist, first)
+
+
+def _numpy_block(np, dist, first, left_cells) -> bytes:
+    values, used = np.full(1, dist[0][first], dtype=np.uint8), np.full(1, 1 << first, dtype=np.int64)
+    for i, tile in enumerate(dist[1:], 1):
+        cells_left = left_cells[used][:, :len(left_cells[0]) - i]  # per placement of the first i tiles, its free cells
+        values = np.repeat(values, cells_left.shape[1]) + np.array(tile, dtype=np.uint8)[cells_left].ravel()
+        if i + 1 < len(dist):
+            used = (used[:, None] | (np.int64(1) << cells_left)).ravel()
+    return values.tobytes()
+
+
+def _block(n, dist, first) -> bytes:
     # The last two tiles go together: their distances over every placement on the cells left depend only on the set
     # of cells the others use (4,368 sets for a 7-tile table), so the costly steps run over 16 times fewer placements.
     head = max(len(dist) - 2, 0)
-    values, masks = b"\0", [0]  # per placement of the first i tiles: their distance, and the cells they use
-    for i in range(len(dist)):
+    values, masks = bytes([dist[0][first]]), [1 << first]  # per placement of the first i tiles: distance, used cells
+    for i in range(1, len(dist)):
         pieces: dict[int, bytes] = {}
         for m in masks:
             if m not in pieces:
