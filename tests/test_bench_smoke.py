@@ -34,8 +34,8 @@ SMOKE = {
     "bench_partition.py": (["--groups", "1-2-3-4-5,6-7-8-9-10,11-12-13-14-15", "--first", "1"], "against pdb"),
     "compare_revisions.py": ([".", ".", "--rounds", "1", "--", "bench/bench_tokens.py", "--runs", "1"], "new/old"),
 }
-BROWSER = {"bench_browser.py", "bench_browser_korf.py", "bench_browser_pool.py", "bench_browser_start.py",
-           "bench_browser_worker_memory.py", "bench_first_visit.py", "bench_watch.py"}
+BROWSER = {"bench_browser.py", "bench_browser_interpreter.py", "bench_browser_korf.py", "bench_browser_pool.py",
+           "bench_browser_start.py", "bench_browser_worker_memory.py", "bench_first_visit.py", "bench_watch.py"}
 
 
 def test_every_benchmark_script_has_a_smoke_run():

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # script -> (its smallest arguments, a text its output must hold)
 SMOKE = {
     "bench_browser.py": (["--loads", "1", "--solves", "1"], "ready"),
+    "bench_browser_interpreter.py": (["--loops", "20000", "--rounds", "1"], "bytes table reads"),
     "bench_browser_korf.py": (["--count", "1", "--runs", "1"], "positions"),
     "bench_browser_pool.py": (["--runs", "1", "--korf", "79"], "workers"),
     "bench_browser_start.py": (["--runs", "1"], "repeat"),
