@@ -24,7 +24,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "pysrc")
 from slidelab.errors import SearchLimit  # noqa: E402
 from slidelab.heuristics import get_heuristic, pdb  # noqa: E402
 from slidelab.heuristics.pdb import builder, files, frames  # noqa: E402
-from slidelab.puzzles.sliding import SlidingPuzzle, random_position  # noqa: E402
+from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, random_position  # noqa: E402
 from slidelab.search.control import Limits, run  # noqa: E402
 from slidelab.search.idastar import idastar  # noqa: E402
 from slidelab.search.quick import quick  # noqa: E402
@@ -80,7 +80,8 @@ def quick_solver(rows, cols, count, seed):
 
 def databases(runs, builds):
     for shape in [(3, 4), (4, 4)]:
-        for path in pdb.write_files(*shape, pdb.cache_dir()):  # the cache folder: built once, then reused
+        names = [name for name, *_ in pdb.plan(SlidingPuzzle(*shape, default_goal(*shape)))]
+        for path in pdb.write_files(names, pdb.cache_dir()):  # the cache folder: built once, then reused
             data = pathlib.Path(path).read_bytes()
             cpu, wall, _ = timed(lambda data=data: files.decode(data), runs)
             line(f"load {pathlib.Path(path).name}", cpu, wall, f"{len(data):,} bytes")

@@ -21,6 +21,7 @@ def cache(tmp_path, monkeypatch):
     """An empty cache folder and no tables in memory (restored afterwards)."""
     monkeypatch.setenv(pdb.ENV_DIR, str(tmp_path))
     monkeypatch.setattr(files, "_TABLES", {})
+    monkeypatch.setattr(files, "DAMAGED", {})
     return tmp_path
 
 
@@ -264,10 +265,48 @@ def test_cli_builds_and_writes_the_files_the_site_serves(cache, tmp_path, capsys
     assert main(["pdb", "7x7"]) == 2
 
 
-@pytest.mark.parametrize("junk", [None, "text", 12, b"", files.MAGIC + b"\xff\xff\xff\xff{}"])
+@pytest.mark.parametrize("junk", [None, "text", 12, 10 ** 15, b"", files.MAGIC + b"\xff\xff\xff\xff{}"])
 def test_anything_else_is_refused_not_crashed_on(junk):
     answer = api.install_pattern_database(junk)
     assert answer["ok"] is False and answer["error"]["code"] == "missing_data"
+
+
+def test_a_damaged_cache_file_is_replaced_by_the_packaged_one(cache):
+    name = "3x4_1-4-5-8-9.slpdb"
+    packaged = (__import__("pathlib").Path(files.PACKAGED) / name).read_bytes()
+    (cache / name).write_bytes(packaged[:2000])  # cut short, its header whole
+    answer = api.solve({"board": "5 1 3 4/9 2 7 8/0 6 10 11", "heuristic": "pdb"})
+    assert answer["ok"] and answer["length"] == 7
+    assert (cache / name).read_bytes() == packaged and not files.DAMAGED
+
+
+def test_a_damaged_table_the_package_lacks_is_named_and_built_again(cache):
+    puzzle = SlidingPuzzle(2, 5, default_goal(2, 5))
+    assert api.pattern_databases({"shape": "2x5"}, build=True)["ready"]
+    name = next(name for name, _, _, cells in pdb.plan(puzzle)
+                if frames.placements(10, len(cells)) > builder.QUICK_BUILD_PATTERNS)
+    path = cache / name
+    path.write_bytes(path.read_bytes()[:-20])
+    __import__("pathlib").Path(files._map_path(str(path))).unlink()  # else its map, which agrees with the header
+    files._TABLES.clear()
+    with pytest.raises(MissingData, match=f"{name} is damaged .*run: slidelab pdb 2x5"):
+        pdb.pattern_database(puzzle)
+    assert not pdb.available(puzzle) and not api.pattern_databases({"shape": "2x5"})["ready"]
+    assert api.pattern_databases({"shape": "2x5"}, build=True)["ready"]  # what the message says to run
+    assert pdb.available(puzzle) and files.damaged(name) is None
+    files._TABLES.clear()
+    assert pdb.pattern_database(puzzle) is not None
+
+
+def test_a_ranked_header_with_too_short_a_body_is_refused_before_its_table_is_allocated():
+    import json
+    import struct
+    import zlib
+    header = json.dumps({"rows": 4, "cols": 4, "cells": list(range(8, 16)), "entries": 518_918_400, "crc32": 0,
+                         "index": "ranked", "bits": 4}).encode()
+    data = files.RANKED_MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(bytes(100))
+    with pytest.raises(MissingData, match="too short"):
+        files.decode(data)
 
 
 def test_a_file_whose_payload_inflates_beyond_its_table_is_refused():

@@ -29,6 +29,7 @@ def cache(tmp_path, monkeypatch):
     """An empty cache folder and no tables in memory (restored afterwards)."""
     monkeypatch.setenv(pdb.ENV_DIR, str(tmp_path))
     monkeypatch.setattr(files, "_TABLES", {})
+    monkeypatch.setattr(files, "DAMAGED", {})
     return tmp_path
 
 
@@ -306,6 +307,44 @@ def test_the_cli_says_the_cost_first_then_builds_and_solves_with_them(cache, tmp
     assert main(["pdb", "3x4-78"]) == 2 and "exist for 4x4, 3x3" in capsys.readouterr().err
     assert main(["pdb", "3x3-78", "--scheduler", "tcp://127.0.0.1:1"]) == 2
     assert "--engine dask" in capsys.readouterr().err
+
+
+def test_the_cli_says_why_a_build_failed_rather_than_that_the_tables_are_missing(cache, capsys, monkeypatch):
+    from slidelab.cli import main
+    from slidelab.errors import Unavailable
+
+    def no_numpy(what):
+        raise Unavailable(f"{what} the large pattern databases needs numpy")
+
+    monkeypatch.setitem(frames.LARGE_PARTITIONS["pdb78"], (3, 3), (((1, 2, 4, 5), (3, 6, 7, 8)),))
+    monkeypatch.setattr(files, "_numpy", no_numpy)
+    assert main(["solve", "8 6 7/2 5 4/3 0 1", "--heuristic", "pdb78"]) == 5
+    err = capsys.readouterr().err
+    assert "building 3x3_1-2-4-5.ranked.slpdb" in err
+    assert "unavailable: building the large pattern databases needs numpy" in err
+    assert "not built yet" not in err
+
+
+def test_a_scheduler_address_dask_cannot_read_is_refused_at_once(cache, capsys, monkeypatch):
+    pytest.importorskip("distributed")
+    from slidelab.cli import main
+
+    monkeypatch.setitem(frames.LARGE_PARTITIONS["pdb78"], (3, 3), (((1, 2, 4, 5), (3, 6, 7, 8)),))
+    assert main(["pdb", "3x3-78", "--engine", "dask", "--scheduler", "nonsense"]) == 5
+    assert "cannot reach the Dask scheduler at nonsense: missing port number" in capsys.readouterr().err
+
+
+def test_the_cli_writes_the_tables_of_the_goal_it_was_given_and_refuses_a_folder_it_cannot_write(cache, tmp_path,
+                                                                                                  capsys):
+    from slidelab.cli import main
+
+    site = tmp_path / "site"
+    assert main(["pdb", "3x3", "--goal", "1 2 3/4 0 5/6 7 8", "--out", str(site), "--json"]) == 0
+    said = [t["name"] for shape in json.loads(capsys.readouterr().out)["shapes"] for t in shape["tables"]]
+    assert sorted(p.name for p in site.iterdir()) == sorted(said) == ["3x3_0-1-2-3.slpdb", "3x3_5-6-7-8.slpdb"]
+    (tmp_path / "a file").write_text("")
+    assert main(["pdb", "3x3", "--out", str(tmp_path / "a file")]) == 2
+    assert "cannot write the tables into" in capsys.readouterr().err
 
 
 def test_a_solve_request_names_the_tables_its_heuristic_uses(cache, monkeypatch):

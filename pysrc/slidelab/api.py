@@ -53,14 +53,20 @@ def _guarded(steps):
     """Run a generator of steps, turning engine errors (and any bug) into an error answer."""
     try:
         return (yield from steps)
-    except SlideLabError as e:
+    except Exception as e:
+        return _failure(e)
+
+
+def _failure(e: Exception) -> dict:
+    """The error answer for an exception out of the engine: its own error, or a bug's "internal" answer."""
+    if isinstance(e, SlideLabError):
         return error_of(e)
-    except RecursionError:
+    if isinstance(e, RecursionError):
         return error("too_large", "the search went too deep for this runtime", reason="too_deep")
-    except MemoryError:
+    if isinstance(e, MemoryError):
         return error("too_large", "the search ran out of memory; try IDA* or a smaller board", reason="memory")
-    except Exception as e:  # a bug: still an answer, never a crash of the worker or a traceback on the CLI
-        return error("internal", f"internal error ({type(e).__name__}: {str(e)[:200]}); please report it")
+    # a bug: still an answer, never a crash of the worker or a traceback on the CLI
+    return error("internal", f"internal error ({type(e).__name__}: {str(e)[:200]}); please report it")
 
 
 def _whole(value):
@@ -702,9 +708,9 @@ def check_heuristic(request: dict, on_progress=None, should_cancel=None) -> dict
 
 
 def pattern_databases(request: dict, build: bool = False, on_progress=None, dask=None) -> dict:
-    """The pattern-database tables a request needs, and whether each is at hand: {"ok": true, "set" (the table set;
-    None without tables), "tables": [{"name", "ready", "entries", "memory_bytes", and for the large tables
-    "file_bytes" and "build_s" (estimates, said before building)}], "ready": bool}. A shape ({"shape": "4x4",
+    """The pattern-database tables a request needs, and whether each is at hand: {"ok": true, "set" (the table set; None
+    without tables), "tables": [{"name", "ready", "entries", "memory_bytes", and for the large tables "file_bytes",
+    "build_s" and "build_memory_bytes" (estimates, said before building)}], "ready": bool}. A shape ({"shape": "4x4",
     "goal"?, "tables"?: one of pdb.TABLE_SETS}) asks for every table of that board; any other request is a solve
     request, answered with the tables that very search would use (none, "tables": [], when it waits for no pattern
     databases: a token puzzle, an algorithm without a heuristic or that answers at once (quick), a heuristic other
@@ -743,8 +749,8 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None, dask
                    **pdb.cost(rows, cols, cells, pdb.is_ranked(name))} for name, rows, cols, cells in plan]
         return {"ok": True, "set": table_set if tables else None, "tables": tables,
                 "ready": all(t["ready"] for t in tables)}
-    except SlideLabError as e:
-        return error_of(e)
+    except Exception as e:
+        return _failure(e)
 
 
 def install_pattern_database(data) -> dict:
@@ -752,8 +758,8 @@ def install_pattern_database(data) -> dict:
     {"ok": true, "name"}, or an error answer if the bytes are not a sound file."""
     try:
         return {"ok": True, "name": pdb.install(data)}
-    except SlideLabError as e:
-        return error_of(e)
+    except Exception as e:
+        return _failure(e)
 
 
 def check(request: dict) -> dict:

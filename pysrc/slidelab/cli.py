@@ -24,7 +24,6 @@ from . import api
 from .errors import SearchLimit, SlideLabError, exit_status
 from .heuristics import HEURISTICS
 from .heuristics.pdb import ENV_DIR, SHAPE_SUFFIX, cache_dir, write_files
-from .puzzles.sliding import parse_shape
 from .puzzles.tokens import PRESETS, RULES
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID = 0, 1, 2
@@ -179,8 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
                     f"corner, into the cache folder (${ENV_DIR}, else the user's cache folder).")
     pdb.add_argument("shapes", nargs="*", default=["4x4", "3x4"], metavar="SHAPE",
                      help="board shapes like 4x4 (default: 4x4 3x4); 4x4-78 is the 15-puzzle's 7-8 tables (92 MB of "
-                     "files, 580 MB in memory, about 35 minutes of one core with numpy), 4x4-771 its 7-7-1 tables "
-                     "(15 MB of files, 115 MB in memory, about 6 minutes)")
+                     "files, 580 MB in memory; built with numpy in about 35 minutes of one core and 4.7 GB), 4x4-771 "
+                     "its 7-7-1 tables (15 MB of files, 115 MB in memory; the package carries them)")
     pdb.add_argument("--goal", help="a goal position, for a goal whose blank is not in a corner")
     pdb.add_argument("--out", metavar="DIR", help="also write every table of these shapes as files into DIR (what "
                      "the site serves to the browser)")
@@ -472,7 +471,8 @@ def _cost_line(table: dict) -> str:
     if "build_s" in table:
         minutes = table["build_s"] / 60
         text += (f", a file of about {size(table['file_bytes'])}, "
-                 + (f"about {minutes:,.0f} minutes" if minutes >= 1.5 else "under two minutes") + " of one core")
+                 + (f"about {minutes:,.0f} minutes" if minutes >= 1.5 else "under two minutes") + " of one core"
+                 + f" and {size(table['build_memory_bytes'])} of memory to build")
     return text
 
 
@@ -483,15 +483,19 @@ def _say_costs(status: dict) -> None:
             print(f"building {_cost_line(table)}", file=sys.stderr)
 
 
-def _prepare_databases(request: dict) -> None:
+def _prepare_databases(request: dict) -> dict | None:
     """Before a solve: build the pattern databases that search would use and the cache folder lacks (the api says
-    which), saying first what each costs."""
+    which), saying first what each costs; the api's error answer if a build failed (numpy missing, a full disk),
+    else None (a bad request is left for the solve to answer)."""
     status = api.pattern_databases(request)
     if status["ok"] and not status["ready"]:
         _say_costs(status)
         bar = _ProgressBar()
-        api.pattern_databases(request, build=True, on_progress=bar)
+        built = api.pattern_databases(request, build=True, on_progress=bar)
         bar.close()
+        if not built["ok"]:
+            return built
+    return None
 
 
 def _pdb(args) -> dict:
@@ -517,7 +521,11 @@ def _pdb(args) -> dict:
             return answer
         answers.append({"shape": shape, "tables": answer["tables"]})
         if args.out:
-            write_files(*parse_shape(board), args.out, table_set=query["tables"])
+            try:
+                write_files([table["name"] for table in answer["tables"]], args.out)
+            except OSError as e:
+                bar.close()
+                return api.error("invalid", f"cannot write the tables into {args.out}: {e.strerror or e}")
     bar.close()
     return {"ok": True, "folder": str(cache_dir()), "shapes": answers}
 
@@ -604,7 +612,11 @@ def _batch(args) -> int:
         _close(resume, source)
         return refuse(f"cannot read {reading}: it is not UTF-8 text")
     if first is not None and first.board is not None:
-        _prepare_databases(dict(options, board=first.board))
+        failed = _prepare_databases(dict(options, board=first.board))
+        if failed is not None:
+            _close(resume, source)
+            print(f"slidelab: {failed['error']['code']}: {failed['error']['message']}", file=sys.stderr)
+            return _exit_code(failed)
     clock, totals, used = batch.Clock(), batch.Totals(), dict[str, object]()
     progress = _BatchProgress(clock, total)
     runner = batch.run(itertools.chain([first] if first else [], positions), options,
@@ -767,12 +779,11 @@ def _command(args) -> int:
         print(f"slidelab: invalid: {e}", file=sys.stderr)
         return EXIT_INVALID
     if args.command in ("solve", "trace"):
-        _prepare_databases(request)
-        with _time_limit(request):
-            if args.command == "solve":
-                answer, printer = api.solve(request), _print_solve
-            else:
-                answer, printer = api.trace(request), _print_trace
+        answer = _prepare_databases(request)  # an error answer when its tables could not be built
+        printer = _print_solve if args.command == "solve" else _print_trace
+        if answer is None:
+            with _time_limit(request):
+                answer = api.solve(request) if args.command == "solve" else api.trace(request)
     elif args.command == "check-heuristic":
         bar = _ExploreProgress()
         with _time_limit(request):

@@ -62,8 +62,10 @@ def local_cluster(workers: int):
 def connect(distributed, scheduler):
     """A client of `scheduler` (an address or a cluster) that sees at least one worker."""
     try:
+        if isinstance(scheduler, str):  # read first: a Client that fails on its address hangs 20 s when collected
+            distributed.comm.get_address_host_port(scheduler)
         client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except OSError as error:
+    except (OSError, ValueError, TypeError) as error:  # unreachable, or an address Dask cannot read
         raise Unavailable(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     try:
         client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)

@@ -63,12 +63,12 @@ HEURISTICS = {
         Heuristic("pdb78", "Pattern databases 7-8", "Korf and Felner's 7-8 partition of the 15-puzzle (one 7-tile "
                   "and one 8-tile table, each also mirrored): 13 times fewer positions than pdb on Korf's 100; "
                   "the tables (92 MB of files, 580 MB in memory) are built once with numpy, about 35 minutes of one "
-                  "core (slidelab pdb 4x4-78).", {"sliding": "pdb:large_pattern_database"},
+                  "core and 4.7 GB of memory (slidelab pdb 4x4-78).", {"sliding": "pdb:large_pattern_database"},
                   label="7-8 pattern databases", browser=False),
         Heuristic("pdb771", "Pattern databases 7-7-1", "A 7-7-1 partition of the 15-puzzle (two 7-tile tables and "
                   "one for tile 15, each also mirrored): 4 times fewer positions than pdb on Korf's 100; the page "
-                  "offers its tables as a download (15 MB of files, 115 MB in memory); the command line builds them "
-                  "with numpy, about 6 minutes of one core (slidelab pdb 4x4-771).",
+                  "offers its tables as a download (15 MB of files, 115 MB in memory); the package carries them for "
+                  "the command line.",
                   {"sliding": "pdb:page_pattern_database"}, label="7-7-1 pattern databases"),
         Heuristic("yours", "Your heuristic", "Your own function h(board) in Python, checked on every call (a whole "
                   "number of at least 0, 0 at the goal); `slidelab check-heuristic` tells whether it is admissible "

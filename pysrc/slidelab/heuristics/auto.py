@@ -1,9 +1,9 @@
 """`auto`: the strongest heuristic at hand for the puzzle, without waiting for anything to be built.
 
-Sliding puzzles: the largest set of pattern databases whose tables are all at hand (pdb.auto_table_set: the 7-8
-tables of the 15-puzzle once `slidelab pdb 4x4-78` has built them, the 7-7-1 ones once built or downloaded by the
-page, the standard ones when in memory, in the cache folder or quick to build); else walking distance where its
-tables are small (boards up to 4x4); else linear conflict (any board).
+Sliding puzzles: the largest set of pattern databases whose tables are all at hand (pdb.auto_table_set: the 7-8 tables
+of the 15-puzzle once `slidelab pdb 4x4-78` has built them, the 7-7-1 ones (the package carries them; the page once the
+user chose its download), the standard ones when in memory, in the cache folder or quick to build); else walking
+distance where its tables are small (boards up to 4x4); else linear conflict (any board).
 """
 
 from __future__ import annotations

@@ -234,9 +234,9 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
     nodes = 0  # expanded * COUNT + generated
 
     if lookups[0].ranked_tiles:
-        ix0, ix1 = ixs
         if len(lookups) != 2:
             raise ValueError("the ranked kernel takes two lookups")
+        ix0, ix1 = ixs
 
         def search_ranked(b, mv, h0, h1, lim):
             """search_two for ranked tables: a move's index change adds what the tiles it passes over shift."""

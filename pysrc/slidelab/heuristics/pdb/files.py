@@ -7,15 +7,16 @@ compresses to about 1.5 MB for a 6-tile table of the 15-puzzle, against 2.4 MB f
 rebuilds the Manhattan distances with `bytes.translate` and adds them back with one big-integer addition: no Python
 loop over the entries, so it is quick in the browser too.
 
-The CLI keeps every table it builds in the cache folder, small ones too (rebuilding the 3x3 tables took most of an
-easy solve's time); the browser fetches the site's files and `install`s them. The package itself carries the files
-of the 4x4 and 3x4 tables (PACKAGED, the ones the site serves, 6.5 MB): a table missing from the cache folder is
-copied from there before anything is built, so the first 15-puzzle solve of a fresh install answers at once.
+The CLI keeps every table it builds in the cache folder, small ones too (rebuilding the 3x3 tables took most of an easy
+solve's time); the browser fetches the site's files and `install`s them. The package itself carries the files of the 4x4
+and 3x4 standard tables and the 15-puzzle's 7-7-1 ones (PACKAGED, the ones the site serves, 21.8 MB): a table missing
+from the cache folder (or damaged there) is copied from there before anything is built, so the first 15-puzzle solve of
+a fresh install answers at once.
 
 The large ranked tables ("pdb78" and "pdb771": 7 and 8 tiles, `<rows>x<cols>_<cells>.ranked.slpdb`) have their own
 magic, `SLPDB3\n`, and the same header with "index": "ranked": the halved excesses, indexed by rank
 (placement_index.py), are packed two to a byte (4 bits each, capped at 15: a smaller entry is still a lower bound)
-before zlib: 7.6 MB for the 7-tile table of the 15-puzzle. Reading and writing them is pure Python (the Manhattan
+before zlib: 6.9 MB for the 7-tile table of the 15-puzzle. Reading and writing them is pure Python (the Manhattan
 distances by rank come from placement_index.manhattan_by_rank, or numpy where it is installed; a file is decoded one
 block of them at a time, so a browser worker's memory peaks at little more than the table); building them needs
 numpy. The map file holds the decoded bytes as for every table. A file of the other format, or damaged, is refused
@@ -46,16 +47,7 @@ except ImportError:  # a runtime without it (the browser's): tables are decoded 
 
 from ...errors import MissingData, Unavailable
 from .builder import QUICK_BUILD_PATTERNS, build
-from .frames import (
-    LARGE_PARTITIONS,
-    MAX_CELLS,
-    canonical_frame,
-    default_partitions,
-    group_manhattan,
-    is_ranked,
-    placements,
-    table_name,
-)
+from .frames import MAX_CELLS, group_manhattan, is_ranked, parse_table_name, placements, table_name
 from .placement_index import manhattan_blocks, manhattan_by_rank
 
 MAGIC = b"SLPDB2\n"
@@ -66,7 +58,10 @@ MAP_HEADER = struct.Struct("<QI")  # entries, crc32 of the table
 ENV_DIR = "SLIDELAB_PDB_DIR"
 PACKAGED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "data", "pdb")
 
+ZLIB_MAX_RATIO = 1032  # deflate never expands data more than this: a body shorter than its table / 1032 is cut short
+
 _TABLES: dict[str, bytes | bytearray] = {}  # loaded or built tables by file name
+DAMAGED: dict[str, str] = {}  # cache files found damaged (and not replaced from the package): name -> the problem
 
 
 def _numpy(what):
@@ -137,6 +132,8 @@ def _decode_ranked(data, start, header, rows, cols, cells) -> bytearray:
     if header["entries"] != size:
         raise ValueError("its table has the wrong size")
     stream, tail = zlib.decompressobj(), data[start:]
+    if len(tail) * ZLIB_MAX_RATIO < (size + 1) // 2:  # checked before the table's memory is taken
+        raise ValueError("it is too short for its table (cut short)")
     table = bytearray(size)
     packed, first = b"", 0  # packed bytes not yet used up, from entry `first` (even) on
     end = 0
@@ -147,7 +144,7 @@ def _decode_ranked(data, start, header, rows, cols, cells) -> bytearray:
             more = stream.decompress(tail, want)
             tail = stream.unconsumed_tail
             if len(more) != want:
-                raise ValueError("its table has the wrong size")
+                raise ValueError("its table has the wrong size (the file is damaged or cut short)")
             packed += more
         nibbles = bytearray(2 * len(packed))
         nibbles[0::2] = packed.translate(_LOW)
@@ -183,6 +180,8 @@ def encode(rows, cols, cells, table: bytes) -> bytes:
 def decode(data) -> tuple[str, bytes | bytearray]:
     """(table name, table) from file bytes; MissingData if the bytes are not a sound pattern-database file."""
     try:
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"a file's bytes are expected, not {type(data).__name__}")
         data = bytes(data)
         ranked = data.startswith(RANKED_MAGIC)
         if not (ranked or data.startswith(MAGIC)):
@@ -209,6 +208,9 @@ def decode(data) -> tuple[str, bytes | bytearray]:
             raise ValueError("its checksum does not match (the file is damaged)")
     except (ValueError, KeyError, TypeError, OverflowError, struct.error, zlib.error) as e:
         raise MissingData(f"bad pattern-database file: {e}", reason="bad_table", problem=str(e)) from None
+    except MemoryError:
+        raise MissingData("bad pattern-database file: its table does not fit in this runtime's memory",
+                          reason="bad_table", problem="too large") from None
     return table_name(rows, cols, cells), table
 
 
@@ -322,22 +324,23 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
     if table is not None:
         _TABLES[name] = table
         return table
-    data = _read(path)
-    packaged = data is None
-    if packaged:
-        data = _read(os.path.join(PACKAGED, name))
-    if data is not None:
+    for packaged in (False, True):  # the cache folder's file, else the package's (which also replaces a damaged one)
+        data = _read(os.path.join(PACKAGED, name) if packaged else path)
+        if data is None:
+            continue
         try:
             _, table = decode(data)
-        except MissingData:
-            table = None  # a damaged cache file is rebuilt
-        else:
-            if packaged:  # kept in the cache folder, and mapped from there
-                try:
-                    _write(path, data)
-                except OSError:
-                    pass
-            table = _keep_mapped(path, table)
+        except MissingData as e:
+            DAMAGED.setdefault(name, e.details["problem"])
+            continue
+        DAMAGED.pop(name, None)
+        if packaged:  # kept in the cache folder, and mapped from there
+            try:
+                _write(path, data)
+            except OSError:
+                pass
+        table = _keep_mapped(path, table)
+        break
     if table is None:
         if not (may_build or _quick(name, rows, cols, cells)):
             return None
@@ -349,6 +352,7 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
         else:
             table = build(rows, cols, cells, progress)
         data, table = _encoded(name, rows, cols, cells, table)
+        DAMAGED.pop(name, None)
         try:
             _write(path, data)
         except OSError:
@@ -359,10 +363,18 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
     return table
 
 
+def damaged(name) -> str | None:
+    """What is wrong with the cache folder's file of a table found damaged (and not replaced from the package), or
+    None."""
+    return DAMAGED.get(name)
+
+
 def is_ready(name, rows, cols, cells, directory=None) -> bool:
-    """Whether a table is in memory, in the cache folder or the package, or small enough to build at once."""
+    """Whether a table is in memory, in the cache folder or the package (and not found damaged), or small enough to
+    build at once."""
     folder = cache_dir() if directory is None else directory
-    return (name in _TABLES or any(os.path.isfile(os.path.join(d, name)) for d in (folder, PACKAGED))
+    return (name in _TABLES or (name not in DAMAGED and any(os.path.isfile(os.path.join(d, name))
+                                                           for d in (folder, PACKAGED)))
             or _quick(name, rows, cols, cells))
 
 
@@ -371,16 +383,16 @@ def ensure_table(name, rows, cols, cells, directory=None, progress=None, dask=No
     load(name, rows, cols, cells, directory, may_build=True, progress=progress, dask=dask)
 
 
-def write_files(rows, cols, directory, progress=None, table_set="pdb") -> list[str]:
-    """Build (or reuse) the tables of `table_set` for a rows x cols board with the blank in a corner and write them
-    as files into `directory`; returns their paths. The standard set is what the site build serves to the browser."""
-    r2, c2, _ = canonical_frame(rows, cols, 0)
+def write_files(names, directory, progress=None) -> list[str]:
+    """Build (or reuse) the tables of these file names (heuristic.plan's, or the names a pattern_databases answer
+    gives) and write them as files into `directory`; returns their paths. The site build serves them to the
+    browser; OSError if the folder cannot be written."""
     paths = []
-    for cells in dict.fromkeys(cells for part in default_partitions(r2, c2, 0, table_set) for cells in part):
-        name = table_name(r2, c2, cells, ranked=table_set in LARGE_PARTITIONS)
-        table = load(name, r2, c2, cells, may_build=True, progress=progress)  # from memory or the cache folder
+    for name in names:
+        rows, cols, cells = parse_table_name(name)
+        table = load(name, rows, cols, cells, may_build=True, progress=progress)  # from memory or the cache folder
         # the cache file is already encoded (compressing again costs seconds per table)
-        data = _read(os.path.join(cache_dir(), name)) or _encoded(name, r2, c2, cells, table)[0]
+        data = _read(os.path.join(cache_dir(), name)) or _encoded(name, rows, cols, cells, table)[0]
         path = os.path.join(directory, name)
         if _read(path) != data:
             _write(path, data)

@@ -12,7 +12,7 @@ offers to download; `auto` takes the largest set at hand (`auto_table_set`).
 from __future__ import annotations
 
 from ...errors import BadRequest, MissingData
-from .files import is_ready, load
+from .files import damaged, is_ready, load
 from .frames import (
     DOWNLOAD_SET,
     LARGE_PARTITIONS,
@@ -115,7 +115,9 @@ def pattern_database(puzzle, directory=None, table_set="pdb"):
     for name, r, c, cells in entries:
         table = load(name, r, c, cells, directory)
         if table is None:
-            raise MissingData(f"the pattern database {name} is not built yet (run: slidelab pdb {shape})",
+            problem = damaged(name)
+            state = f"is damaged ({problem})" if problem else "is not built yet"
+            raise MissingData(f"the pattern database {name} {state} (run: slidelab pdb {shape})",
                               reason="table_missing", name=name)
         tables[cells] = table
     r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
