@@ -64,20 +64,20 @@ _TABLES: dict[str, bytes | bytearray] = {}  # loaded or built tables by file nam
 DAMAGED: dict[str, str] = {}  # cache files found damaged (and not replaced from the package): name -> the problem
 
 
-def _numpy(what):
-    try:
-        import numpy
-    except ImportError:
-        raise Unavailable(f'{what} the large pattern databases needs numpy: pip install ".[build]"') from None
-    return numpy
-
-
 def _installed_numpy():
     """numpy where it is installed (the Manhattan distances of the 8-tile table's 519 million ranks), else None."""
     try:
         import numpy
     except ImportError:
         return None
+    return numpy
+
+
+def _numpy(what):
+    """numpy, or Unavailable saying that `what` needs it."""
+    numpy = _installed_numpy()
+    if numpy is None:
+        raise Unavailable(f'{what} the large pattern databases needs numpy: pip install ".[build]"')
     return numpy
 
 
