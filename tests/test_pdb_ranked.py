@@ -318,6 +318,10 @@ def test_the_cli_says_why_a_build_failed_rather_than_that_the_tables_are_missing
 
     monkeypatch.setitem(frames.LARGE_PARTITIONS["pdb78"], (3, 3), (((1, 2, 4, 5), (3, 6, 7, 8)),))
     monkeypatch.setattr(files, "_numpy", no_numpy)
+    monkeypatch.setattr(frames, "RANKED_BUILD_S", 1.0)  # two tables of 3,024 entries: 101 minutes
+    assert main(["solve", "8 6 7/2 5 4/3 0 1", "--heuristic", "pdb78", "--max-seconds", "60"]) == 1
+    said = capsys.readouterr().err
+    assert "about 101 minutes, beyond --max-seconds 60: build them first (slidelab pdb 3x3-78)" in said
     assert main(["solve", "8 6 7/2 5 4/3 0 1", "--heuristic", "pdb78"]) == 5
     err = capsys.readouterr().err
     assert "building 3x3_1-2-4-5.ranked.slpdb" in err

@@ -489,6 +489,13 @@ def _prepare_databases(request: dict) -> dict | None:
     else None (a bad request is left for the solve to answer)."""
     status = api.pattern_databases(request)
     if status["ok"] and not status["ready"]:
+        build_s = sum(table.get("build_s", 0) for table in status["tables"] if not table["ready"])
+        seconds = request.get("max_seconds")
+        if seconds and build_s > seconds:  # the time limit is the user's: no half-hour build before the search
+            shape = status["tables"][0]["name"].split("_")[0] + SHAPE_SUFFIX[status["set"]]
+            return api.error("limit", f"the {status['set']} tables are not built yet, and building them takes about "
+                             f"{build_s / 60:.0f} minutes, beyond --max-seconds {seconds:g}: build them first "
+                             f"(slidelab pdb {shape})")
         _say_costs(status)
         bar = _ProgressBar()
         built = api.pattern_databases(request, build=True, on_progress=bar)
