@@ -21,7 +21,7 @@ def cache(tmp_path, monkeypatch):
     """An empty cache folder and no tables in memory (restored afterwards)."""
     monkeypatch.setenv(pdb.ENV_DIR, str(tmp_path))
     monkeypatch.setattr(files, "_TABLES", {})
-    monkeypatch.setattr(files, "DAMAGED", {})
+    monkeypatch.setattr(files, "_DAMAGED", {})
     return tmp_path
 
 
@@ -277,7 +277,7 @@ def test_a_damaged_cache_file_is_replaced_by_the_packaged_one(cache):
     (cache / name).write_bytes(packaged[:2000])  # cut short, its header whole
     answer = api.solve({"board": "5 1 3 4/9 2 7 8/0 6 10 11", "heuristic": "pdb"})
     assert answer["ok"] and answer["length"] == 7
-    assert (cache / name).read_bytes() == packaged and not files.DAMAGED
+    assert (cache / name).read_bytes() == packaged and not files._DAMAGED
 
 
 def test_a_damaged_table_the_package_lacks_is_named_and_built_again(cache):

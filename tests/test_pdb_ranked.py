@@ -29,7 +29,7 @@ def cache(tmp_path, monkeypatch):
     """An empty cache folder and no tables in memory (restored afterwards)."""
     monkeypatch.setenv(pdb.ENV_DIR, str(tmp_path))
     monkeypatch.setattr(files, "_TABLES", {})
-    monkeypatch.setattr(files, "DAMAGED", {})
+    monkeypatch.setattr(files, "_DAMAGED", {})
     return tmp_path
 
 

@@ -23,7 +23,7 @@ import sys
 from . import api
 from .errors import SearchLimit, SlideLabError, exit_status
 from .heuristics import HEURISTICS
-from .heuristics.pdb import ENV_DIR, SHAPE_SUFFIX, cache_dir, write_files
+from .heuristics.pdb import ENV_DIR, SHAPE_SUFFIX, cache_dir, parse_table_name, write_files
 from .puzzles.tokens import PRESETS, RULES
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID = 0, 1, 2
@@ -492,7 +492,8 @@ def _prepare_databases(request: dict) -> dict | None:
         build_s = sum(table.get("build_s", 0) for table in status["tables"] if not table["ready"])
         seconds = request.get("max_seconds")
         if seconds and build_s > seconds:  # the time limit is the user's: no half-hour build before the search
-            shape = status["tables"][0]["name"].split("_")[0] + SHAPE_SUFFIX[status["set"]]
+            rows, cols, _ = parse_table_name(status["tables"][0]["name"])
+            shape = f"{rows}x{cols}{SHAPE_SUFFIX[status['set']]}"
             return api.error("limit", f"the {status['set']} tables are not built yet, and building them takes about "
                              f"{build_s / 60:.0f} minutes, beyond --max-seconds {seconds:g}: build them first "
                              f"(slidelab pdb {shape})")
@@ -622,8 +623,7 @@ def _batch(args) -> int:
         failed = _prepare_databases(dict(options, board=first.board))
         if failed is not None:
             _close(resume, source)
-            print(f"slidelab: {failed['error']['code']}: {failed['error']['message']}", file=sys.stderr)
-            return _exit_code(failed)
+            return _say_error(failed)
     clock, totals, used = batch.Clock(), batch.Totals(), dict[str, object]()
     progress = _BatchProgress(clock, total)
     runner = batch.run(itertools.chain([first] if first else [], positions), options,
@@ -811,6 +811,10 @@ def _command(args) -> int:
             printer(answer)
     except BrokenPipeError:  # the reader stopped early (`slidelab trace ... | head`): nothing more to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so that the exit's flush is quiet
-    if not answer["ok"]:
-        print(f"slidelab: {answer['error']['code']}: {answer['error']['message']}", file=sys.stderr)
+    return _say_error(answer) if not answer["ok"] else _exit_code(answer)
+
+
+def _say_error(answer: dict) -> int:
+    """Say an error answer on stderr in one line, `slidelab: CODE: reason`; its exit status."""
+    print(f"slidelab: {answer['error']['code']}: {answer['error']['message']}", file=sys.stderr)
     return _exit_code(answer)

@@ -9,7 +9,7 @@ What the rest of the engine uses is named here.
 """
 
 from .files import ENV_DIR, cache_dir, ensure_table, install, is_ready, write_files
-from .frames import MAX_CELLS, SHAPE_SUFFIX, TABLE_SETS, cost, is_ranked
+from .frames import MAX_CELLS, SHAPE_SUFFIX, TABLE_SETS, cost, is_ranked, parse_table_name
 from .heuristic import (
     auto_table_set,
     available,
@@ -23,4 +23,4 @@ from .heuristic import (
 
 __all__ = ["ENV_DIR", "MAX_CELLS", "SHAPE_SUFFIX", "TABLE_SETS", "auto_table_set", "available", "cache_dir", "cost",
            "download_tables", "ensure_table", "install", "is_ranked", "is_ready", "large_pattern_database",
-           "no_tables", "page_pattern_database", "pattern_database", "plan", "write_files"]
+           "no_tables", "page_pattern_database", "parse_table_name", "pattern_database", "plan", "write_files"]

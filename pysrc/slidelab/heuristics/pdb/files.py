@@ -61,7 +61,7 @@ PACKAGED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.
 ZLIB_MAX_RATIO = 1032  # deflate never expands data more than this: a body shorter than its table / 1032 is cut short
 
 _TABLES: dict[str, bytes | bytearray] = {}  # loaded or built tables by file name
-DAMAGED: dict[str, str] = {}  # cache files found damaged (and not replaced from the package): name -> the problem
+_DAMAGED: dict[str, str] = {}  # cache files found damaged (and not replaced from the package): name -> the problem
 
 
 def _installed_numpy():
@@ -331,9 +331,9 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
         try:
             _, table = decode(data)
         except MissingData as e:
-            DAMAGED.setdefault(name, e.details["problem"])
+            _DAMAGED.setdefault(name, e.details["problem"])
             continue
-        DAMAGED.pop(name, None)
+        _DAMAGED.pop(name, None)
         if packaged:  # kept in the cache folder, and mapped from there
             try:
                 _write(path, data)
@@ -352,7 +352,7 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
         else:
             table = build(rows, cols, cells, progress)
         data, table = _encoded(name, rows, cols, cells, table)
-        DAMAGED.pop(name, None)
+        _DAMAGED.pop(name, None)
         try:
             _write(path, data)
         except OSError:
@@ -366,14 +366,14 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
 def damaged(name) -> str | None:
     """What is wrong with the cache folder's file of a table found damaged (and not replaced from the package), or
     None."""
-    return DAMAGED.get(name)
+    return _DAMAGED.get(name)
 
 
 def is_ready(name, rows, cols, cells, directory=None) -> bool:
     """Whether a table is in memory, in the cache folder or the package (and not found damaged), or small enough to
     build at once."""
     folder = cache_dir() if directory is None else directory
-    return (name in _TABLES or (name not in DAMAGED and any(os.path.isfile(os.path.join(d, name))
+    return (name in _TABLES or (name not in _DAMAGED and any(os.path.isfile(os.path.join(d, name))
                                                            for d in (folder, PACKAGED)))
             or _quick(name, rows, cols, cells))
 
