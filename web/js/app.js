@@ -58,9 +58,8 @@ const state = {
 };
 
 const view = new SlidingBoardView($('board'), { onTile: tile => player.move(tile), onSwipe: d => player.swipe(d) });
-const solverStatus = new SolverStatus({
-  status: $('solver-status'), text: $('solver-status-text'), time: $('solver-status-time'),
-});
+const solverStatus = new SolverStatus({ status: $('solver-status'), text: $('solver-status-text'),
+  time: $('solver-status-time') });
 const solver = new Solver({ onStatus: showSolverStatus, heuristicCode: () => yours.runnableCode() });
 const tokenView = new TokenBoardView(ui.tokenBoard, { onMove: move => player.move(move) });
 const goalView = new TokenBoardView($('token-goal-board'), { interactive: false });
@@ -74,14 +73,13 @@ const SLIDING = { ...SLIDING_KIND, view, resetBoard: () => ({ ...state.board, ce
 const TOKENS = { ...TOKENS_KIND, view: tokenView, resetBoard: () => state.start };
 const kind = () => (kindOf(state.puzzle) === SLIDING_KIND ? SLIDING : TOKENS);
 const tables = new TableLoader(solver);
-const largeTables = new LargeTables({
-  line: $('large-tables'), text: $('large-tables-text'), button: $('large-tables-button'),
-}, { tables, request: () => solveRequest() });
+const largeTables = new LargeTables({ line: $('large-tables'), text: $('large-tables-text'),
+  button: $('large-tables-button') }, { tables, request: () => solveRequest() });
 const picker = new MethodPicker({
   algorithm: $('algorithm'), heuristic: $('heuristic'), heuristicField: $('heuristic-field'), note: ui.method,
   onChange: chooseMethod,
 });
-const statsPanel = new StatsPanel($('stats-panel'));
+const statsPanel = new StatsPanel($('stats-panel'), { label: name => picker.heuristicLabel(name) });
 const playback = new Playback({
   result: $('result'), length: $('result-length'), list: $('move-list'), first: $('play-first'), back: $('play-back'),
   play: $('play-toggle'), forward: $('play-forward'), last: $('play-last'), speed: $('play-speed'),
@@ -106,9 +104,8 @@ const solving = new Solving({
   request: () => solveRequest(), say, notice: showNotice, onBusy: updateControls, onAnswer: showResult,
   onHint: showHint,
 });
-const comparison = new Comparison($('compare'), {
-  solver, tables, request: () => solveRequest(), onBusy: updateControls,
-});
+const comparison = new Comparison($('compare'), { solver, tables, request: () => solveRequest(),
+  onBusy: updateControls });
 const explorer = new Explorer($('explore'), {
   solver, onBusy: updateControls, request: () => solveRequest(),
   onPick: ({ puzzle, board, goal, rule }) => {  // a farthest position becomes the start; goal and rule stay
@@ -162,9 +159,7 @@ const famous = new FamousPicker({ select: ui.famous, note: ui.famousNote }, {
 const pageLink = new PageLink({ field: ui.link, copy: ui.copy, copied: ui.copied }, {
   current: () => linkState(), open: hash => openLinkSafely(hash),
 });
-const player = new Player({
-  message: ui.playMessage, best: ui.best, hint: ui.hint, announcer: $('move-announcer'),
-}, {
+const player = new Player({ message: ui.playMessage, best: ui.best, hint: ui.hint, announcer: $('move-announcer') }, {
   state, kind, meter, solving, watch, playback, render, writeLink: () => writeLink(), updateControls, showResult, say,
 });
 
@@ -304,8 +299,7 @@ function showResult(answer, start) {
     statsPanel.clear();
     return;
   }
-  statsPanel.finish(answer, picker.title(answer.algorithm, answer.heuristic),
-    answer.heuristic_used && picker.heuristicLabel(answer.heuristic_used));
+  statsPanel.finish(answer, picker.title(answer.algorithm, answer.heuristic));
   playback.show(answer, start);
 }
 

@@ -1,10 +1,10 @@
 // The statistics of a solve: what the search did (length, nodes, memory, time) and, for IDA* and IDDFS, each
 // iteration's bound and nodes, listed as they happen.
 //
-//   const panel = new StatsPanel(element);
+//   const panel = new StatsPanel(element, { label });  // label(name): a heuristic's name as the page shows it
 //   panel.begin();            // a search starts: empty, iterations appear as progress events arrive
 //   panel.progress(event);    // every progress dict from the worker ({"type": "iteration", "bound", "expanded"})
-//   panel.finish(answer, methodTitle, usedLabel);  // the answer's statistics; usedLabel names answer.heuristic_used
+//   panel.finish(answer, methodTitle);  // the answer's statistics, with the heuristic auto chose (its label)
 //   panel.clear();
 
 import { MISSING, formatCount, formatSeconds } from './format.js';
@@ -17,8 +17,9 @@ const MEANINGS = ['expanded', 'generated', 'stored', 'open_peak', 'iterations', 
 export class StatsPanel {
   #rows = [];  // [{bound, expanded}] of the iterations shown
 
-  constructor(element) {
+  constructor(element, { label = name => name } = {}) {
     this.element = element;
+    this.label = label;
     element.classList.add('stats-panel');
     element.innerHTML = `
       <p class="stats-method"></p>
@@ -64,12 +65,12 @@ export class StatsPanel {
     if (event.type === 'iteration') this.#addIteration(event);
   }
 
-  finish(answer, methodTitle = '', usedLabel = answer.heuristic_used) {
+  finish(answer, methodTitle = '') {
     const stats = answer.stats;
     this.element.hidden = false;
     this.list.hidden = false;
     this.element.querySelector('.stats-help').hidden = false;
-    const used = answer.heuristic_used ? t('stats.auto-chose', { name: usedLabel }) : '';
+    const used = answer.heuristic_used ? t('stats.auto-chose', { name: this.label(answer.heuristic_used) }) : '';
     this.method.textContent = methodTitle ? `${methodTitle}${used}` : used.trim();
     const values = {
       length: t('result.moves-count', { count: answer.length }),
