@@ -8,12 +8,14 @@ Builds the table for the group whose goal cells (in the canonical frame, blank a
 or indexed directly (n**k entries, today's 6-tile tables) with numpy. Prints the wall and CPU time, the peak memory of
 this process and of its Dask workers, the table's size and largest entry, how the entries exceed the group's
 Manhattan distance (the excess is always even; a ranked file keeps half of it in 4 bits), and for a ranked table the
-file's size and how long packing it took. Nothing is written to the cache.
+file's size, how long packing it took and the start of its SHA-256 (two engines' files equal: their tables equal).
+Nothing is written to the cache.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import resource
 import time
 
@@ -55,7 +57,7 @@ def main() -> None:
         packed = time.perf_counter()
         data, _ = files.encode_ranked(rows, cols, cells, table)
         print(f"file {len(data):,} bytes ({len(data) / table.size:.3f} a placement), packed in "
-              f"{time.perf_counter() - packed:.1f} s")
+              f"{time.perf_counter() - packed:.1f} s, sha256 {hashlib.sha256(data).hexdigest()[:16]}")
     halved = np.bincount((excess // 2).astype(np.int64))
     print(f"largest entry {int(table.max())}; excess over Manhattan: odd entries {int(np.count_nonzero(excess % 2))}, "
           f"largest half-excess {len(halved) - 1} ({max(1, int(len(halved) - 1).bit_length())} bits)")
