@@ -90,3 +90,17 @@ def test_cli_checks_with_the_numpy_engine_on_workers(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "every position that can reach the goal checked, 20,160 positions" in out
     assert "admissible: no; it overestimates" in out
+
+
+def test_without_numpy_a_check_that_needs_it_names_the_extra(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numpy", None)  # `import numpy` raises ImportError
+    answer = api.check_heuristic({"shape": "2x3", "heuristic": "manhattan", "engine": "numpy"})
+    assert answer["error"]["code"] == "unavailable"
+    assert answer["error"]["message"] == 'a complete check of this board needs numpy: pip install ".[scale]"'
+    report = _check({"shape": "2x3", "heuristic": "manhattan"})  # small enough for pure Python
+    assert report["complete"] and report["positions"] == 360 and report["admissible"]
+    sample = _check({"shape": "3x4", "heuristic": "manhattan", "max_seconds": 5})  # too large for pure Python: a sample
+    assert sample["complete"] is False and sample["admissible"] is None and sample["overestimated"] == 0
+    assert sample["sample"]["complete_with"] == 'numpy (pip install ".[scale]") checks every position of this board'

@@ -6,6 +6,7 @@ import json
 import math
 import random
 import struct
+import sys
 import zlib
 
 import pytest
@@ -131,7 +132,6 @@ def test_a_ranked_file_decodes_in_little_more_than_its_table(monkeypatch):
     """A browser worker's memory never shrinks back from its peak: the decoder holds the table and one block of
     the Manhattan distances' temporaries (a twelfth of the table here, a sixteenth on the 15-puzzle), where decoding
     it whole took 6.9 times the table."""
-    import sys
     import tracemalloc
 
     rows, cols, cells = 3, 4, (1, 2, 3, 5, 6, 7)
@@ -311,13 +311,9 @@ def test_the_cli_says_the_cost_first_then_builds_and_solves_with_them(cache, tmp
 
 def test_the_cli_says_why_a_build_failed_rather_than_that_the_tables_are_missing(cache, capsys, monkeypatch):
     from slidelab.cli import main
-    from slidelab.errors import Unavailable
-
-    def no_numpy(what):
-        raise Unavailable(f"{what} the large pattern databases needs numpy")
 
     monkeypatch.setitem(frames.LARGE_PARTITIONS["pdb78"], (3, 3), (((1, 2, 4, 5), (3, 6, 7, 8)),))
-    monkeypatch.setattr(files, "_numpy", no_numpy)
+    monkeypatch.setitem(sys.modules, "numpy", None)  # `import numpy` raises ImportError
     monkeypatch.setattr(frames, "RANKED_BUILD_S", 1.0)  # two tables of 3,024 entries: 101 minutes
     assert main(["solve", "8 6 7/2 5 4/3 0 1", "--heuristic", "pdb78", "--max-seconds", "60"]) == 1
     said = capsys.readouterr().err
@@ -325,7 +321,7 @@ def test_the_cli_says_why_a_build_failed_rather_than_that_the_tables_are_missing
     assert main(["solve", "8 6 7/2 5 4/3 0 1", "--heuristic", "pdb78"]) == 5
     err = capsys.readouterr().err
     assert "building 3x3_1-2-4-5.ranked.slpdb" in err
-    assert "unavailable: building the large pattern databases needs numpy" in err
+    assert 'unavailable: building the large pattern databases needs numpy: pip install ".[build]"' in err
     assert "not built yet" not in err
 
 
@@ -366,7 +362,6 @@ def test_a_solve_request_names_the_tables_its_heuristic_uses(cache, monkeypatch)
 
 def test_ranked_files_are_read_and_written_without_numpy(monkeypatch):
     """The Manhattan distances by rank come from pure Python then (what the browser and a plain install use)."""
-    import sys
 
     rows, cols, cells = 3, 4, (1, 2, 3, 5, 6, 7)
     table = builder_numpy.build_ranked_numpy(rows, cols, cells)

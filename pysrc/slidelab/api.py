@@ -15,6 +15,7 @@ import math
 import time
 
 from .errors import BadRequest, InvalidBoard, MissingData, SearchLimit, SlideLabError, TooLarge, Unavailable, Unsolvable
+from .extras import installed
 from .heuristics import HEURISTICS, get_heuristic, heuristic_spec, pdb, user
 from .puzzles import move_record
 from .puzzles.sliding import SlidingPuzzle, default_goal, parse_shape
@@ -637,11 +638,7 @@ def _explore_engine(request, puzzle) -> str:
         from .search.explore import INDEXED_CELLS, MAX_POSITIONS
         if puzzle.kind == "tokens" or puzzle.state_count() <= MAX_POSITIONS or puzzle.size > INDEXED_CELLS:
             return "python"
-        try:
-            import numpy  # noqa: F401
-        except ImportError:
-            return "python"  # which refuses it, naming the `scale` extra
-        return "numpy"
+        return "python" if installed("numpy") is None else "numpy"  # python refuses it, naming the `scale` extra
     if engine not in EXPLORE_ENGINES:
         raise BadRequest(f"unknown explore engine '{engine[:20]}'; choose one of: {', '.join(EXPLORE_ENGINES)}")
     if engine != "python" and puzzle.kind != "sliding":

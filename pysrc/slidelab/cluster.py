@@ -8,22 +8,13 @@ work is refused with Unavailable. A local cluster's scheduler and dashboard list
 
 from __future__ import annotations
 
-import importlib
 import logging
 from contextlib import contextmanager
 
 from .errors import Unavailable
+from .extras import require
 
 CONNECT_TIMEOUT = "10s"  # how long a client waits for a scheduler and its first worker
-
-
-def require(what: str, *modules: str) -> None:
-    """Unavailable, naming the `scale` extra, unless every module can be imported; `what` names the work."""
-    for name in modules:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            raise Unavailable(f'{what} needs {" and ".join(modules)}: pip install ".[scale]"') from None
 
 
 @contextmanager

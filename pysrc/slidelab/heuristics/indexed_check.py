@@ -22,7 +22,7 @@ import math
 import mmap
 from collections import deque
 
-from ..errors import Unavailable
+from ..extras import require
 from ..search.control import Meter, Stats
 from ..search.indexed_explore import CHUNK, check_board, depth_record
 from ..workers import MAX_TRIES, ForkedPool, GaveUp, fork_unavailable, portable
@@ -37,10 +37,7 @@ def indexed_check_steps(puzzle, heuristic, limits, workers: int = 1):
     `workers` forked processes (1: in this one). Returns the report of check.py's `check_steps` (plus
     "memory_bytes"). Raises TooLarge for a larger board and Unavailable without numpy."""
     check_board(puzzle)
-    try:
-        import numpy
-    except ImportError:
-        raise Unavailable('a complete check of this board needs numpy: pip install ".[scale]"') from None
+    numpy = require("a complete check of this board", "numpy")
     return (yield from _check(numpy, puzzle, heuristic, limits, workers))
 
 

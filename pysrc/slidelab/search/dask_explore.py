@@ -29,8 +29,9 @@ import queue
 import uuid
 from collections import defaultdict
 
-from ..cluster import dask_client, require
+from ..cluster import dask_client
 from ..errors import BadRequest, TooLarge
+from ..extras import require
 from .control import PROGRESS_INTERVAL, Meter, Stats
 from .explore import ExploreResult
 from .indexed_explore import UNSEEN, Index, check_board, frontier, mark, progress
@@ -56,9 +57,7 @@ def dask_explore(puzzle, limits, scheduler=None, workers=2, partitions=None):
     check_board(puzzle)
     if partitions is not None and not 0 < partitions < 1 << 16:
         raise BadRequest(f"partitions must be from 1 to 65,535, not {partitions}")
-    require("exploring on Dask", "numpy", "distributed")
-    import numpy
-
+    numpy = require("exploring on Dask", "numpy", "distributed")
     return _search(numpy, puzzle, limits, scheduler, workers, partitions)
 
 

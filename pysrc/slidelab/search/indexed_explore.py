@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import math
 
-from ..errors import TooLarge, Unavailable
+from ..errors import TooLarge
+from ..extras import require
 from ..puzzles.sliding import neighbours, permutation_parity
 from .control import Meter, Stats
 from .explore import ExploreResult
@@ -41,10 +42,7 @@ def indexed_explore(puzzle, limits):
     CHUNK, come on top). Raises TooLarge at once for a larger board, or when numpy (the `scale` extra) is missing.
     """
     check_board(puzzle)
-    try:
-        import numpy
-    except ImportError:
-        raise Unavailable('exploring this many positions needs numpy: pip install ".[scale]"') from None
+    numpy = require("exploring this many positions", "numpy")
     return _search(numpy, puzzle, limits)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from array import array
 
 from ...errors import BadRequest
+from ...extras import installed
 from ...puzzles.sliding import neighbours
 from .frames import group_manhattan, placements
 
@@ -123,12 +124,7 @@ def build_table(rows, cols, cells, progress=None) -> bytes:
 
 def build(rows, cols, cells, progress=None) -> bytes:
     """The table: large ones by numpy when it is installed, else in pure Python (the same bytes)."""
-    if placements(rows * cols, len(cells)) > QUICK_BUILD_PATTERNS:
-        try:
-            import numpy  # noqa: F401
-        except ImportError:
-            pass
-        else:
-            from .builder_numpy import build_table_numpy  # not shipped to the browser: build time only
-            return build_table_numpy(rows, cols, cells, progress)
+    if placements(rows * cols, len(cells)) > QUICK_BUILD_PATTERNS and installed("numpy") is not None:
+        from .builder_numpy import build_table_numpy  # not shipped to the browser: build time only
+        return build_table_numpy(rows, cols, cells, progress)
     return build_table(rows, cols, cells, progress)

@@ -120,7 +120,8 @@ def build_ranked_dask(rows, cols, cells, scheduler=None, workers=2, progress=Non
     placements' ranks are cut into partitions, each with its record on one worker; each worker then reduces its
     partitions to their slices of the table. `scheduler` is a running cluster's address (else a local cluster of
     `workers` processes is started for the build)."""
-    from ...cluster import dask_client, require
+    from ...cluster import dask_client
+    from ...extras import require
     from ...search.control import Limits, Meter, Stats
     from ...search.dask_explore import Levels
 

@@ -45,7 +45,8 @@ try:
 except ImportError:  # a runtime without it (the browser's): tables are decoded into memory
     HAVE_MMAP = False
 
-from ...errors import MissingData, Unavailable
+from ...errors import MissingData
+from ...extras import installed, require
 from .builder import QUICK_BUILD_PATTERNS, build
 from .frames import MAX_CELLS, group_manhattan, is_ranked, parse_table_name, placements, table_name
 from .placement_index import manhattan_blocks, manhattan_by_rank
@@ -64,26 +65,9 @@ _TABLES: dict[str, bytes | bytearray] = {}  # loaded or built tables by file nam
 _DAMAGED: dict[str, str] = {}  # cache files found damaged (and not replaced from the package): name -> the problem
 
 
-def _installed_numpy():
-    """numpy where it is installed (the Manhattan distances of the 8-tile table's 519 million ranks), else None."""
-    try:
-        import numpy
-    except ImportError:
-        return None
-    return numpy
-
-
-def _numpy(what):
-    """numpy, or Unavailable saying that `what` needs it."""
-    numpy = _installed_numpy()
-    if numpy is None:
-        raise Unavailable(f'{what} the large pattern databases needs numpy: pip install ".[build]"')
-    return numpy
-
-
 def _ranked_manhattan(rows, cols, cells) -> bytes:
     """The group's Manhattan distance at every rank: with numpy where it is installed, else in pure Python."""
-    return manhattan_by_rank(rows, cols, cells, _installed_numpy())
+    return manhattan_by_rank(rows, cols, cells, installed("numpy"))
 
 
 _CAPPED = bytes(min(v, CAP) for v in range(256))
@@ -137,7 +121,7 @@ def _decode_ranked(data, start, header, rows, cols, cells) -> bytearray:
     table = bytearray(size)
     packed, first = b"", 0  # packed bytes not yet used up, from entry `first` (even) on
     end = 0
-    for block in manhattan_blocks(rows, cols, cells, _installed_numpy()):
+    for block in manhattan_blocks(rows, cols, cells, installed("numpy")):
         begin, end = end, end + len(block)
         want = (end + 1) // 2 - first // 2 - len(packed)
         if want > 0:
@@ -345,7 +329,7 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
         if not (may_build or _quick(name, rows, cols, cells)):
             return None
         if is_ranked(name):
-            _numpy("building")
+            require("building the large pattern databases", "numpy", extra="build")
             from .builder_numpy import build_ranked_dask, build_ranked_numpy  # build time only
             table = (build_ranked_numpy(rows, cols, cells, progress) if dask is None
                      else build_ranked_dask(rows, cols, cells, progress=progress, **dask))
