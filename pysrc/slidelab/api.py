@@ -638,7 +638,9 @@ def _explore_engine(request, puzzle) -> str:
         from .search.explore import INDEXED_CELLS, MAX_POSITIONS
         if puzzle.kind == "tokens" or puzzle.state_count() <= MAX_POSITIONS or puzzle.size > INDEXED_CELLS:
             return "python"
-        return "python" if installed("numpy") is None else "numpy"  # python refuses it, naming the `scale` extra
+        # without numpy: python, which refuses such a board (explore) or checks a sample of it (check_heuristic),
+        # naming the `scale` extra either way
+        return "python" if installed("numpy") is None else "numpy"
     if engine not in EXPLORE_ENGINES:
         raise BadRequest(f"unknown explore engine '{engine[:20]}'; choose one of: {', '.join(EXPLORE_ENGINES)}")
     if engine != "python" and puzzle.kind != "sliding":
