@@ -14,6 +14,7 @@ import json
 import math
 import time
 
+from .compare import catalogue as compare_catalogue
 from .errors import BadRequest, InvalidBoard, MissingData, SearchLimit, SlideLabError, TooLarge, Unavailable, Unsolvable
 from .extras import installed
 from .heuristics import HEURISTICS, get_heuristic, heuristic_spec, pdb, user
@@ -31,6 +32,9 @@ EXPLORE_ENGINES = ("python", "numpy", "dask")  # pure Python (any puzzle), numpy
 MAX_WORKERS = 256  # processes one parallel IDA* may ask for
 MAX_TRACE_STEPS = 2000  # expansions a trace records at most (and by default): some thousand nodes, about a megabyte
 VERIFY_SECONDS = 10  # how long a search with the user's heuristic may spend finding the shortest length to compare
+COMPARE_FLOOR_S = 1.0  # the comparison may take as long as the search itself took, and at least this
+MAX_EXAMPLES = 100  # overestimates a check lists at most
+PATH_SECONDS = 5.0  # how long a check may look for a shortest path from the worst overestimate
 MAX_TRACE_NODES = 20_000  # nodes a trace records at most: where positions have dozens of moves, a few megabytes
 
 
@@ -56,6 +60,30 @@ def _guarded(steps):
         return (yield from steps)
     except Exception as e:
         return _failure(e)
+
+
+def _printing(request, steps):
+    """Run the steps of a request; when it carries your heuristic's code, what that code prints goes into the answer's
+    "printed" (the first user.MAX_PRINTED characters), never onto this process's standard output."""
+    if not isinstance(request, dict) or request.get("heuristic_code") is None:
+        return (yield from steps)
+    import contextlib
+
+    printed = user.Printed()
+    try:
+        while True:
+            with contextlib.redirect_stdout(printed):
+                try:
+                    event = next(steps)
+                except StopIteration as stop:
+                    answer = stop.value
+                    break
+            yield event
+    finally:
+        steps.close()
+    if printed.text:
+        answer["printed"] = printed.text
+    return answer
 
 
 def _failure(e: Exception) -> dict:
@@ -126,7 +154,7 @@ def make_puzzle(request: dict):
 
 def solve_steps(request: dict):
     """Generator form of `solve`: yields progress dicts, returns the answer dict."""
-    return (yield from _guarded(_solve(request)))
+    return (yield from _printing(request, _guarded(_solve(request))))
 
 
 def _solve_setup(request):
@@ -187,7 +215,15 @@ def _estimator(request, name, puzzle):
     code = _option(request, "heuristic_code", str)
     if code is None:
         user.needs_code(puzzle)
-    return user.user_heuristic(puzzle, code, _option(request, "heuristic_function", str, user.DEFAULT_FUNCTION))
+    return user.user_heuristic(puzzle, code, _option(request, "heuristic_function", str, user.DEFAULT_FUNCTION),
+                               filename=_option(request, "heuristic_filename", str, user.CODE_NAME))
+
+
+def _compares(request, algorithm, heuristic_name) -> bool:
+    """Whether a path found with the user's heuristic is compared with the shortest: only an algorithm that is
+    shortest with an admissible heuristic (A*, IDA*) is, and not when the request says "compare": false."""
+    return (heuristic_name == user.NAME and algorithm.uses_heuristic and algorithm.optimal
+            and _option(request, "compare", bool, True))
 
 
 def _solve(request):
@@ -206,18 +242,27 @@ def _solve(request):
     else:
         result = yield from algorithm.start(puzzle, heuristic, limits, options)
     answer = _answer(puzzle, algorithm, heuristic_name, heuristic, weight, result, all_solutions)
-    if heuristic_name == user.NAME and answer["ok"] and algorithm.uses_heuristic:
-        yield from _compare_with_shortest(puzzle, answer, limits)
+    if answer["ok"] and heuristic_name == user.NAME and algorithm.uses_heuristic and algorithm.optimal:
+        yield from _compare_with_shortest(puzzle, answer, limits, _compares(request, algorithm, heuristic_name),
+                                          result.stats.elapsed_s)
     return answer
 
 
-def _compare_with_shortest(puzzle, answer, limits):
-    """A path found with the user's heuristic is shortest only if that heuristic never overestimates, which nothing
-    has proved: compare it with the shortest length, found by IDA* with the strongest built-in heuristic within
-    VERIFY_SECONDS. Sets "optimal" (the path is as short as the shortest), "shortest_length" (None: not found in
-    time) and "longer_by"."""
+def _compare_with_shortest(puzzle, answer, limits, compare: bool, searched_s: float):
+    """A path found with the user's heuristic by A* or IDA* is shortest only if that heuristic never overestimates,
+    which nothing has proved: compare it with the shortest length, found by IDA* with the strongest built-in
+    heuristic, given as long as the search took (at least COMPARE_FLOOR_S, at most VERIFY_SECONDS and the request's
+    time limit). Sets "optimal" (the path is as short as the shortest), "shortest_length" (None: not found in time,
+    or not compared: "compared" false) and "longer_by"."""
+    answer["compared"] = compare
+    if not compare:
+        answer.update(shortest_length=None, optimal=False)
+        return
     started = time.perf_counter()
-    seconds = VERIFY_SECONDS if limits.max_seconds is None else min(VERIFY_SECONDS, limits.max_seconds)
+    seconds = min(VERIFY_SECONDS, max(COMPARE_FLOOR_S, searched_s))
+    if limits.max_seconds is not None:
+        seconds = min(seconds, limits.max_seconds)
+    answer["compare_s"] = round(seconds, 3)
     try:
         result = yield from ALGORITHMS["idastar"].start(puzzle, get_heuristic("auto", puzzle),
                                                          Limits(None, seconds, started), {})
@@ -523,7 +568,7 @@ def _subtree(request):
 
 def trace_steps(request: dict):
     """Generator form of `trace`: yields progress dicts, returns the answer dict."""
-    return (yield from _guarded(_trace(request)))
+    return (yield from _printing(request, _guarded(_trace(request))))
 
 
 def _trace(request):
@@ -534,20 +579,27 @@ def _trace(request):
     max_steps = _option(request, "max_steps", int, MAX_TRACE_STEPS)
     if max_steps > MAX_TRACE_STEPS:
         raise BadRequest(f"'max_steps' is at most {MAX_TRACE_STEPS:,} (a trace records every node)")
+    limits = Limits(None, _option(request, "max_seconds", float))
     heuristic = _estimator(request, heuristic_name, puzzle)
     puzzle.check_solvable()
     from .search.trace import trace as trace_search  # only traces pay for importing it
 
-    recorded = yield from trace_search(puzzle, algorithm, heuristic, max_steps, MAX_TRACE_NODES, {"weight": weight})
+    recorded = yield from trace_search(puzzle, algorithm, heuristic, max_steps, MAX_TRACE_NODES, {"weight": weight},
+                                       limits)
     answer = {"ok": True, "algorithm": algorithm.name,
               "heuristic": heuristic_name if algorithm.uses_heuristic else None, "puzzle": puzzle.kind,
-              "board": puzzle.format(puzzle.start), "goal": puzzle.format(puzzle.goal), "optimal": algorithm.optimal}
+              "board": puzzle.format(puzzle.start), "goal": puzzle.format(puzzle.goal),
+              "optimal": algorithm.optimal and recorded["moves"] is not None}
     _describe_method(answer, heuristic, weight)
     answer.update(recorded)
+    stopped = answer.pop("stopped", None)
+    if stopped is not None:  # the heuristic failed, or the time ran out: the trace so far, beside the error
+        return {**error_of(stopped), "trace": answer}
     if recorded["moves"] is not None:
         _add_notation(answer, puzzle, recorded["moves"])
-        if heuristic_name == user.NAME and algorithm.uses_heuristic:
-            yield from _compare_with_shortest(puzzle, answer, Limits())
+        if heuristic_name == user.NAME and algorithm.uses_heuristic and algorithm.optimal:
+            yield from _compare_with_shortest(puzzle, answer, limits, _compares(request, algorithm, heuristic_name),
+                                              answer["stats"]["elapsed_s"])
     return answer
 
 
@@ -661,7 +713,7 @@ def explore(request: dict, on_progress=None, should_cancel=None) -> dict:
 
 def check_heuristic_steps(request: dict):
     """Generator form of `check_heuristic`: yields progress dicts, returns the answer dict."""
-    return (yield from _guarded(_check_heuristic(request)))
+    return (yield from _printing(request, _guarded(_check_heuristic(request))))
 
 
 def _check_heuristic(request):
@@ -673,6 +725,9 @@ def _check_heuristic(request):
         raise BadRequest(f"the {name} heuristic does not apply to {puzzle.kind} puzzles")
     heuristic = _estimator(request, name, puzzle)
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
+    examples = _whole(request.get("examples", 0))
+    if not _is_int(examples) or not 0 <= examples <= MAX_EXAMPLES:
+        raise BadRequest(f"'examples' must be a whole number from 0 to {MAX_EXAMPLES}")
     engine = _explore_engine(request, puzzle)
     if engine == "dask":
         raise BadRequest("a heuristic is checked on this machine's cores (the numpy engine); dask is for explore")
@@ -680,7 +735,7 @@ def _check_heuristic(request):
         from .heuristics.indexed_check import indexed_check_steps
         from .workers import cores
 
-        answer = yield from indexed_check_steps(puzzle, heuristic, limits, _worker_count(request, cores()))
+        answer = yield from indexed_check_steps(puzzle, heuristic, limits, _worker_count(request, cores()), examples)
     else:
         if request.get("workers") is not None:
             raise BadRequest("'workers' share the numpy engine's complete check (sliding boards of up to 12 cells); "
@@ -688,11 +743,31 @@ def _check_heuristic(request):
         from .heuristics.check import check_steps
         from .search.explore import INDEXED_CELLS
 
-        answer = yield from check_steps(puzzle, heuristic, limits)
+        answer = yield from check_steps(puzzle, heuristic, limits, examples=examples)
         if not answer["complete"] and puzzle.kind == "sliding" and puzzle.size <= INDEXED_CELLS:
             answer["sample"]["complete_with"] = 'numpy (pip install ".[scale]") checks every position of this board'
-    answer.update(puzzle=puzzle.kind, goal=puzzle.format(puzzle.goal), heuristic=name)
+    answer.update(puzzle=puzzle.kind, goal=puzzle.format(puzzle.goal), heuristic=name, engine=engine)
+    if name == user.NAME and request.get("heuristic_filename") is not None:
+        answer["file"] = heuristic.filename
+    if "worst" in answer:
+        yield from _shortest_from(puzzle, answer["worst"])
     return answer
+
+
+def _shortest_from(puzzle, worst: dict):
+    """Add to the worst overestimate a shortest path from it to the goal ("path", as a solve's "moves"; "notation" for
+    a token puzzle), found by IDA* with the strongest built-in heuristic within PATH_SECONDS (else none is added)."""
+    from .puzzles import with_start
+
+    board = with_start(puzzle, puzzle.parse(worst["board"]))
+    try:
+        result = yield from ALGORITHMS["idastar"].start(board, get_heuristic("auto", board),
+                                                         Limits(None, PATH_SECONDS), {})
+    except (SearchLimit, TooLarge, MissingData):
+        return
+    worst["path"] = [move_record(m) for m in result.moves]
+    if puzzle.kind == "tokens":
+        worst["notation"] = [puzzle.move_name(m) for m in result.moves]
 
 
 def check_heuristic(request: dict, on_progress=None, should_cancel=None) -> dict:
@@ -783,7 +858,7 @@ def describe() -> dict:
     (null for none) and whether it can be traced), the token-puzzle presets and move rules, and example heuristics
     in Python written against the user contract (heuristics/user.py), and the set of pattern databases the page
     offers to download ("download_tables": {"name", "files": {shape: [file names]}}; a solve request's "tables"
-    names it once chosen)."""
+    names it once chosen), and Compare's default pairs and time limits ("compare": compare.catalogue())."""
     from .heuristics.examples import examples
     from .puzzles.tokens import PRESETS, RULE_DESCRIPTIONS
 
@@ -799,4 +874,5 @@ def describe() -> dict:
         "heuristic_examples": examples(),
         "trace": {"max_steps": MAX_TRACE_STEPS, "max_nodes": MAX_TRACE_NODES},
         "download_tables": pdb.download_tables(),
+        "compare": compare_catalogue(),
     }

@@ -19,7 +19,7 @@ import re
 import time
 from collections import deque
 
-from . import api, batch_split
+from . import api, batch_split, supervised
 from .cluster import dask_client
 from .errors import SlideLabError
 from .heuristics import get_heuristic
@@ -111,6 +111,7 @@ def _uncommented(text: str) -> str:
 FINAL_CODES = frozenset({"unsolvable", "invalid"})  # error answers a rerun would give again (a limit, too_large,
 # tables not built or an internal error may not: those positions are solved again on a resume)
 PROBLEM_KEYS = ("goal", "puzzle", "rule", "algorithm", "heuristic", "weight", "heuristic_function")
+CODE_KEYS = ("heuristic_code", "heuristic_filename", "compare")  # your own heuristic's, passed to every solve
 LIMIT_KEYS = ("max_nodes", "max_seconds")
 
 
@@ -163,7 +164,11 @@ class Resume:
 
 def _solve_one(request, on_progress=None, should_cancel=None):
     """One position's answer: where every way of running a batch solves (this process, a forked worker, Dask), with
-    api.solve's progress and cancel hooks (batch_split.py's workers watch its iterations)."""
+    api.solve's progress and cancel hooks (batch_split.py's workers watch its iterations). Your own heuristic runs in
+    a supervised process of its own for each position (supervised.py): one that hangs or ends its process costs
+    that position alone."""
+    if request.get("heuristic_code") is not None and supervised.available():
+        return supervised.run(api.solve, request, on_progress, should_cancel)
     return api.solve(request, on_progress, should_cancel)
 
 
@@ -179,6 +184,8 @@ def _record(position, answer) -> dict:
                 record[key] = answer[key]
     else:
         record.update(ok=False, error=answer["error"])
+    if "printed" in answer:  # what your heuristic printed, kept apart from the answer
+        record["printed"] = answer["printed"]
     return record
 
 

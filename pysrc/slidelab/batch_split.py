@@ -34,9 +34,10 @@ POLL_S = 0.05
 
 def splits(options: dict, workers: int) -> bool:
     """Whether a batch with these solve options on `workers` processes may split its hard positions: IDA* without
-    limits (a split search has none) or a weight."""
+    limits (a split search has none), a weight, or your own heuristic (each position runs it in a supervised process
+    of its own)."""
     return (workers > 1 and (options.get("algorithm") or api.DEFAULT_ALGORITHM) == "idastar"
-            and all(options.get(k) is None for k in ("max_nodes", "max_seconds", "weight")))
+            and all(options.get(k) is None for k in ("max_nodes", "max_seconds", "weight", "heuristic_code")))
 
 
 class _Search:

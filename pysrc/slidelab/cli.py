@@ -12,7 +12,6 @@ With --json one JSON object is printed on stdout; otherwise readable text. Error
 from __future__ import annotations
 
 import argparse
-import contextlib
 import itertools
 import json
 import os
@@ -21,7 +20,8 @@ import signal
 import sys
 
 from . import api
-from .errors import SearchLimit, SlideLabError, exit_status
+from . import compare as compare_runs
+from .errors import SlideLabError, exit_status
 from .heuristics import HEURISTICS
 from .heuristics.pdb import ENV_DIR, SHAPE_SUFFIX, cache_dir, parse_table_name, write_files
 from .puzzles.tokens import PRESETS, RULES
@@ -29,6 +29,7 @@ from .puzzles.tokens import PRESETS, RULES
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_INVALID = 0, 1, 2
 EXIT_WRITE_FAILED = 6  # batch: the resume file could not be written (a full disk)
 EXIT_STOPPED = 130  # Ctrl-C or SIGTERM, as a shell reports an interrupted command
+PRINTED_LINES = 20  # lines of what your heuristic printed that the text output shows
 _PUZZLE_HELP = (f"puzzle type: sliding (the default), tokens (BOARD, --goal and --rule), or a token preset: "
                 f"{', '.join(PRESETS)}")
 _SHAPE = re.compile(r"\s*\d+\s*[xX×]\s*\d+\s*")
@@ -77,16 +78,19 @@ def _method_arguments(parser) -> None:
                         help="search algorithm (listed by `slidelab solve --help`)")
     parser.add_argument("--heuristic", help=f"heuristic for informed searches (default {api.DEFAULT_HEURISTIC}; "
                         "'yours' with --heuristic-file)")
-    _heuristic_file_arguments(parser, "--heuristic-function")
-
-
-def _heuristic_file_arguments(parser, function_option: str) -> None:
-    """--heuristic-file (your own heuristic in Python) and the option naming its function."""
     parser.add_argument("--heuristic-file", metavar="FILE.py", help="your own heuristic: a Python file defining "
                         "h(board) (board.tiles, board.goal, board.rows, board.cols; see docs/your-heuristic.md)")
-    parser.add_argument(function_option, dest="heuristic_function", metavar="NAME",
-                        help="the function of --heuristic-file to use (default h)")
+    _function_argument(parser)
     parser.add_argument("--weight", type=float, help="W of the weighted algorithm, f = g + W * h (default 2)")
+    parser.add_argument("--no-compare", dest="compare", action="store_false", default=None,
+                        help="with --heuristic-file and A* or IDA*: do not find the shortest length to compare the "
+                        "path with (the path is then not known to be shortest)")
+
+
+def _function_argument(parser) -> None:
+    """--heuristic-function (--function: the same): the function of your heuristic's file."""
+    parser.add_argument("--heuristic-function", "--function", dest="heuristic_function", metavar="NAME",
+                        help="the function of your heuristic's file to use (default h)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,8 +108,19 @@ def build_parser() -> argparse.ArgumentParser:
                            "became of them, until the goal (or --max-steps expansions).")
     trace.add_argument("--max-steps", type=int, help=f"expansions recorded (default and most: "
                        f"{api.MAX_TRACE_STEPS:,})")
+    trace.add_argument("--max-seconds", type=float, help="stop after this many seconds (the trace so far is shown)")
     trace.add_argument("--json", action="store_true",
                        help="print one JSON object (the trace format: docs/algorithms.md)")
+    compare = _search_parser(sub, "compare", "compare algorithms and heuristics on one position",
+                             "Solve one position with several algorithm and heuristic pairs in turn, each within a "
+                             "time limit, and compare length, nodes expanded, positions stored and time (the page's "
+                             "Compare). The pairs: --run, else with --heuristic-file the assignment's (A* with h = 0, "
+                             "misplaced tiles, Manhattan distance and yours), else the page's defaults.")
+    compare.add_argument("--run", action="append", metavar="ALGORITHM[:HEURISTIC]",
+                         help="a pair to run (repeat it for more), e.g. --run astar:manhattan --run bfs")
+    compare.add_argument("--max-seconds", type=float, help=f"the time limit of each run (default "
+                         f"{compare_runs.DEFAULT_SECONDS} s)")
+    compare.add_argument("--json", action="store_true", help="print one JSON object")
     explore = sub.add_parser(
         "explore", help="explore every position that can reach the goal",
         description="Breadth-first search of the whole state space from the goal: how many positions can reach "
@@ -156,21 +171,23 @@ def build_parser() -> argparse.ArgumentParser:
                     "counterexample); on larger boards a sample of positions of known distance (no proof). "
                     "FILE.py defines h(board); see docs/your-heuristic.md.")
     check.add_argument("heuristic_file", metavar="FILE.py", help="your heuristic: a Python file defining h(board)")
-    check.add_argument("board", metavar="BOARD", nargs="?", help="the goal's board (or give --shape); the checked "
-                       "positions are all those that can reach its goal")
-    check.add_argument("--shape", help="a board shape like 3x3, with the default goal (or --goal)")
-    check.add_argument("--goal", help="the goal position (default: 1..N-1, blank bottom right; a preset's goal)")
+    check.add_argument("board", metavar="GOAL", nargs="?", help="the goal, a board (or a shape like 3x3, with its "
+                       "default goal); the checked positions are all those that can reach it")
+    check.add_argument("--shape", help="a board shape like 3x3, with the default goal (1..N-1, blank bottom right)")
+    check.add_argument("--goal", help="the goal, as GOAL gives it (a token preset's start is its board)")
     check.add_argument("--puzzle", default="sliding", help=_PUZZLE_HELP)
     check.add_argument("--rule", choices=RULES, help="how token pieces move (with --puzzle tokens)")
-    check.add_argument("--function", dest="heuristic_function", metavar="NAME",
-                       help="the function of FILE.py to check (default h)")
+    _function_argument(check)
     check.add_argument("--engine", choices=api.EXPLORE_ENGINES[:2],
                        help="python (every position up to 2,000,000, a sample beyond) or numpy (every position of a "
                        "sliding board of up to 12 cells, e.g. all 239,500,800 of a 3x4: the scale extra); default: "
                        "python, else numpy for a larger board when numpy is installed")
     check.add_argument("--workers", type=int, help="processes evaluating h with the numpy engine (default: one per "
                        "core)")
-    check.add_argument("--max-seconds", type=float, help="give up after this many seconds")
+    check.add_argument("--examples", type=int, metavar="N", help=f"list the N largest overestimates (at most "
+                       f"{api.MAX_EXAMPLES})")
+    check.add_argument("--max-seconds", type=float, help="give up after this many seconds (default for your own code: "
+                       "an hour)")
     check.add_argument("--json", action="store_true", help="print one JSON object")
     pdb = sub.add_parser(
         "pdb", help="build the pattern databases for a board shape",
@@ -210,7 +227,9 @@ def _read_text(path: str, what: str) -> str:
 def _request(args) -> dict:
     request = {k: v for k, v in vars(args).items() if k not in ("command", "json") and v is not None}
     if "heuristic_file" in request:  # your own heuristic: its code travels in the request
-        request["heuristic_code"] = _read_text(request.pop("heuristic_file"), "the heuristic file")
+        _refuse_other_heuristics(request)
+        path = request.pop("heuristic_file")
+        request.update(heuristic_code=_read_text(path, "the heuristic file"), heuristic_filename=path)
     elif "heuristic_function" in request:
         raise _FileError("--heuristic-function names a function of --heuristic-file; give the file too")
     if "all_solutions" in request and not request["all_solutions"]:
@@ -221,25 +240,29 @@ def _request(args) -> dict:
     return request
 
 
-@contextlib.contextmanager
-def _time_limit(request: dict):
-    """With your own heuristic and --max-seconds, stop the search even while it is inside your function (the search
-    itself looks at the clock only between two calls of it): an alarm a second after the limit."""
-    seconds = request.get("max_seconds")
-    if request.get("heuristic_code") is None or not seconds or not hasattr(signal, "setitimer"):
-        yield
-        return
+def _refuse_other_heuristics(request: dict) -> None:
+    """--heuristic-file names the heuristic: another --heuristic, or an algorithm that uses none, is refused."""
+    from .search import ALGORITHMS
 
-    def stop(signum, frame):
-        raise SearchLimit(f"the time limit ({seconds:g} s) passed while your heuristic was running")
+    other = request.get("heuristic")
+    if other not in (None, "yours"):
+        raise _FileError(f"--heuristic-file is your own heuristic, so --heuristic {str(other)[:20]} cannot go with "
+                         "it: leave one of them out")
+    algorithm = ALGORITHMS.get(request.get("algorithm", api.DEFAULT_ALGORITHM))
+    if algorithm is not None and not algorithm.uses_heuristic:
+        able = ", ".join(a.name for a in ALGORITHMS.values() if a.uses_heuristic and a.traceable)
+        raise _FileError(f"{algorithm.name} uses no heuristic, so --heuristic-file would be ignored; choose an "
+                         f"algorithm that takes one ({able})")
 
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds + 1)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+
+def _run_code(call, request: dict, on_progress=None) -> dict:
+    """The api's `call` on a request: with your own heuristic in a supervised process of its own (supervised.py),
+    where it cannot hang, end or print into the answer; otherwise here."""
+    from . import supervised
+
+    if request.get("heuristic_code") is None or not supervised.available():
+        return call(request, on_progress=on_progress)
+    return supervised.run(call, request, on_progress)
 
 
 def _exit_code(answer: dict) -> int:
@@ -262,9 +285,18 @@ def _method(answer: dict) -> str:
     return method
 
 
+def _shortness(answer: dict) -> str:
+    """'optimal', or why not: 'not necessarily shortest' (greedy and weighted searches never promise it)."""
+    if answer["optimal"]:
+        return "optimal"
+    algorithm = api.ALGORITHMS.get(answer["algorithm"])
+    if algorithm is None or algorithm.optimal:
+        return "not necessarily shortest"
+    return f"not necessarily shortest: {algorithm.name} never promises it"
+
+
 def _print_solve(answer: dict) -> None:
-    kind = "optimal" if answer["optimal"] else "not necessarily shortest"
-    print(f"{_n_moves(answer['length'])} ({kind}), {_method(answer)}")
+    print(f"{_n_moves(answer['length'])} ({_shortness(answer)}), {_method(answer)}")
     if not answer["optimal"] and "lower_bound" in answer:
         print(f"the shortest solution has at least {answer['lower_bound']} moves")
     _print_shortest(answer)
@@ -283,9 +315,13 @@ def _print_shortest(answer: dict) -> None:
     if "shortest_length" not in answer:
         return
     shortest = answer["shortest_length"]
-    if shortest is None:
-        print("not guaranteed shortest: your heuristic is not known to be admissible, and the shortest length was "
-              f"not found within {api.VERIFY_SECONDS} s to compare")
+    if shortest is None and not answer.get("compared", True):
+        print("not known to be shortest: your heuristic is not known to be admissible, and --no-compare left the "
+              "comparison with the shortest out")
+    elif shortest is None:
+        print("not known to be shortest: your heuristic is not known to be admissible, and the shortest length was "
+              f"not found within {answer.get('compare_s', api.VERIFY_SECONDS):g} s (as long as the search took) to "
+              "compare")
     elif answer.get("longer_by"):
         print(f"{_n_moves(answer['longer_by'])} longer than the shortest ({shortest}): your heuristic overestimates "
               "somewhere (slidelab check-heuristic shows where)")
@@ -340,7 +376,9 @@ def _print_trace(answer: dict) -> None:
         elif kind == "meet":
             print(f"meet {node(step['forward'])} = {node(step['backward'])}")
         else:
-            print(f"solution, {_n_moves(answer['length'])}: " + " ".join(f"#{i}" for i in step["path"]))
+            print(f"solution, {_n_moves(answer['length'])} ({_shortness(answer)}): "
+                  + " ".join(f"#{i}" for i in step["path"]))
+            _print_shortest(answer)
             _print_moves(answer)
     if answer["truncated"]:
         print(answer["note"])
@@ -348,20 +386,34 @@ def _print_trace(answer: dict) -> None:
 
 
 def _check_request(request: dict) -> dict:
-    """check-heuristic's request: the file's code, and a shape or a board (a shape like 3x3 given as the board)."""
+    """check-heuristic's request: the file's code and the goal, given as GOAL (a board, or a shape like 3x3 for its
+    default goal), --goal or --shape."""
     request = dict(request)
-    if "board" in request and _SHAPE.fullmatch(request["board"]) and "shape" not in request:
-        request["shape"] = request.pop("board")
+    given = request.pop("board", None)
+    if given is not None and _SHAPE.fullmatch(given):
+        if "shape" in request:
+            raise _FileError(f"give the shape once: {given} or --shape {request['shape']}")
+        request["shape"] = given
+    elif given is not None:
+        if "goal" in request:
+            raise _FileError("give the goal once: as GOAL or as --goal")
+        if "shape" in request:
+            raise _FileError("give either a shape (its default goal) or a goal board, not both")
+        request["goal"] = given
+    if "goal" in request and "shape" not in request:  # the positions checked are those that can reach the goal
+        request["board"] = request["goal"]
     return request
 
 
 def _print_check(answer: dict) -> None:
     n = answer["positions"]
+    source = f" ({answer['file']})" if answer.get("file") else ""
+    print(f"{answer['heuristic']}{source}, goal {answer['goal']}, {answer['engine']} engine")
     if answer["complete"]:
-        print(f"{answer['heuristic']}: every position that can reach the goal checked, {n:,} positions")
+        print(f"every position that can reach the goal checked, {n:,} positions")
     else:
         sample = answer["sample"]
-        print(f"{answer['heuristic']}: a sample of {n:,} positions of known distance checked (Korf's 100: "
+        print(f"a sample of {n:,} positions of known distance checked (Korf's 100: "
               f"{sample['korf100']}, random positions solved: {sample['random_solved']}), too many positions to "
               "check them all: a counterexample disproves, none proves nothing")
         if "complete_with" in sample:
@@ -373,6 +425,13 @@ def _print_check(answer: dict) -> None:
         line += (f"; it overestimates on {answer['overestimated']:,} positions, the most at {worst['board']}: h "
                  f"{worst['h']}, true distance {worst['distance']}")
     print(line)
+    if worst and "path" in worst:
+        moves = " ".join(map(str, worst.get("notation", worst["path"])))
+        print(f"  a shortest path from {worst['board']} ({_n_moves(len(worst['path']))}): {moves}")
+    if answer.get("examples"):
+        print(f"the {len(answer['examples'])} largest overestimates:")
+        for example in answer["examples"]:
+            print(f"  {example['board']}: h {example['h']}, true distance {example['distance']}")
     move = answer.get("move")
     line = f"consistent: {verdict[answer['consistent']]}"
     if move:
@@ -565,7 +624,7 @@ def _batch(args) -> int:
         method = _request(args)
     except _FileError as e:
         return refuse(str(e))
-    options = {k: v for k, v in method.items() if k in batch.PROBLEM_KEYS + batch.LIMIT_KEYS + ("heuristic_code",)}
+    options = {k: v for k, v in method.items() if k in batch.PROBLEM_KEYS + batch.LIMIT_KEYS + batch.CODE_KEYS}
     reading = "standard input" if args.file == "-" else args.file
     resume = state = source = None
     try:
@@ -782,19 +841,20 @@ def _command(args) -> int:
         return _batch(args)
     try:
         request = _request(args) if args.command != "pdb" else {}
+        if args.command == "check-heuristic":
+            request = _check_request(request)
     except _FileError as e:
         print(f"slidelab: invalid: {e}", file=sys.stderr)
         return EXIT_INVALID
-    if args.command in ("solve", "trace"):
-        answer = _prepare_databases(request)  # an error answer when its tables could not be built
+    if args.command == "compare":
+        answer, printer = _compare(request), _print_compare
+    elif args.command in ("solve", "trace"):
+        failed = _prepare_databases(request)  # an error answer when its tables could not be built
         printer = _print_solve if args.command == "solve" else _print_trace
-        if answer is None:
-            with _time_limit(request):
-                answer = api.solve(request) if args.command == "solve" else api.trace(request)
+        answer = failed or _run_code(api.solve if args.command == "solve" else api.trace, request)
     elif args.command == "check-heuristic":
         bar = _ExploreProgress()
-        with _time_limit(request):
-            answer, printer = api.check_heuristic(_check_request(request), on_progress=bar), _print_check
+        answer, printer = _run_code(api.check_heuristic, request, on_progress=bar), _print_check
         bar.close()
     elif args.command == "pdb":
         answer = _pdb(args)
@@ -807,11 +867,81 @@ def _command(args) -> int:
     try:
         if args.json:
             print(json.dumps(answer))
-        elif answer["ok"]:
-            printer(answer)
+        else:
+            if answer["ok"]:
+                printer(answer)
+            elif "trace" in answer:  # what a trace recorded before your heuristic failed or the time ran out
+                printer(answer["trace"])
+            _print_printed(answer)
     except BrokenPipeError:  # the reader stopped early (`slidelab trace ... | head`): nothing more to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so that the exit's flush is quiet
     return _say_error(answer) if not answer["ok"] else _exit_code(answer)
+
+
+def _compare(request: dict) -> dict:
+    """`slidelab compare`: the position checked, then each pair solved in turn (your heuristic supervised)."""
+    runs: list = compare_runs.parse_runs(request.pop("run", []))
+    if request.pop("heuristic", None) is not None:
+        return api.error("invalid", "compare names each run's heuristic: --run ALGORITHM:HEURISTIC")
+    if request.pop("algorithm", api.DEFAULT_ALGORITHM) != api.DEFAULT_ALGORITHM:
+        return api.error("invalid", "compare names each run's algorithm: --run ALGORITHM:HEURISTIC")
+    seconds = request.pop("max_seconds", compare_runs.DEFAULT_SECONDS)
+    checked = api.check(request)
+    if not checked["ok"]:
+        return checked
+    if not checked["solvable"]:
+        return {"ok": False, "error": checked["why"]}
+    kind = checked["puzzle"]
+    if not runs:
+        runs = (compare_runs.ASSIGNMENT if "heuristic_code" in request else compare_runs.RUNS)[kind]
+    elif "heuristic_code" in request and not any(heuristic == "yours" for _, heuristic in runs):
+        return api.error("invalid", "--heuristic-file is your heuristic: name it in a run (--run astar:yours)")
+    request["board"] = checked["board"]
+    return compare_runs.compare(request, runs, seconds, lambda asked: _run_code(api.solve, asked),
+                                on_row=_CompareProgress())
+
+
+class _CompareProgress:
+    """On a terminal, a line on stderr as each run of a comparison ends."""
+
+    def __call__(self, row: dict) -> None:
+        if sys.stderr.isatty():
+            print(f"  {_compare_method(row)}: {row['status']}", file=sys.stderr, flush=True)
+
+
+def _compare_method(row: dict) -> str:
+    method = row["algorithm"] + (f" with {row['heuristic']}" if row.get("heuristic") else "")
+    return method + (f" ({row['heuristic_used']})" if row.get("heuristic_used") else "")
+
+
+def _print_compare(answer: dict) -> None:
+    rows = answer["rows"]
+    width = max(len(_compare_method(row)) for row in rows)
+    print(f"{'method':<{width}}  {'length':>8}  {'expanded':>12}  {'stored':>12}  {'time':>9}")
+    for row in rows:
+        method = f"{_compare_method(row):<{width}}"
+        if row["status"] != "done":
+            limit = "time or memory limit: " if row["status"] == "limit" else ""
+            print(f"{method}  {limit}{row['error']['message']}")
+            continue
+        length = str(row["length"]) + ("" if row["optimal"] else "*")
+        print(f"{method}  {length:>8}  {row['expanded']:>12,}  {row['stored']:>12,}  {row['elapsed_s']:>8.3f}s")
+    if any(row["status"] == "done" and not row["optimal"] for row in rows):
+        print("* not known to be shortest")
+    print(f"each run within {answer['time_limit_s']:g} s")
+    for row in rows:
+        _print_printed(row)
+
+
+def _print_printed(answer: dict) -> None:
+    """What your heuristic printed, after the answer and apart from it."""
+    if answer.get("printed"):
+        lines = answer["printed"].splitlines()
+        print("your heuristic printed:")
+        for line in lines[:PRINTED_LINES]:
+            print(f"  | {line}")
+        if len(lines) > PRINTED_LINES:
+            print(f"  | ... ({len(lines) - PRINTED_LINES:,} more lines kept; --json has them)")
 
 
 def _say_error(answer: dict) -> int:

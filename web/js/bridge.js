@@ -15,11 +15,15 @@
 //
 // One long request (solve, explore or trace) runs at a time; check and describe may run beside it. Cancel is cooperative
 // (the worker sees it between two progress reports); if the worker does not answer within CANCEL_GRACE_MS, it is
-// terminated and started again, and the pending request is answered here.
+// terminated and started again, and the pending request is answered here. A long request that runs your own
+// heuristic has a time limit (its max_seconds, else codeSeconds): your code may never return to the worker's loop,
+// so past it (and CODE_GRACE_MS) the worker is ended and started again, and the request answers "limit".
 import { t } from './i18n.js';
 
 
 const CANCEL_GRACE_MS = 2000;
+const CODE_SECONDS = 300;  // how long a request running your own heuristic may take when it names no max_seconds
+const CODE_GRACE_MS = 1000;  // past its time, a worker still running your code is ended and started again
 const START_TIMEOUT_MS = 120_000;  // a start (Pyodide's download past the service worker, then Python's start) longer
                                    // than this is given up and tried again
 const START_TRIES = 2;
@@ -34,11 +38,12 @@ export class Solver {
   #stops = 0;       // stop() calls so far: a start that began before one is not used
 
   constructor({ onStatus = () => {}, base = document.baseURI, heuristicCode = () => null,
-    startTimeoutMs = START_TIMEOUT_MS } = {}) {
+    startTimeoutMs = START_TIMEOUT_MS, codeSeconds = CODE_SECONDS } = {}) {
     this.onStatus = onStatus;
     this.base = base;
     this.heuristicCode = heuristicCode;
     this.startTimeoutMs = startTimeoutMs;
+    this.codeSeconds = codeSeconds;
     this.status = 'idle';
   }
 
@@ -249,9 +254,23 @@ export class Solver {
       if (onProgress && worker === this.#worker) this.#restart(running, failed);
       else answer(failed);
     });
+    const watchdog = onProgress && typeof request?.heuristic_code === 'string' ? this.#watch(running, request) : null;
     return settled.finally(() => {
+      clearTimeout(watchdog);
       if (this.#running === running) this.#running = null;
     });
+  }
+
+  // Your code's time limit: the request's max_seconds, else codeSeconds; a worker still at it a grace later is ended.
+  #watch(running, request) {
+    const given = request.max_seconds;
+    const seconds = Number.isFinite(given) && given > 0 ? given : this.codeSeconds;
+    const worker = this.#worker;
+    return setTimeout(() => {
+      if (this.#running !== running || worker !== this.#worker) return;
+      const key = given === seconds ? 'error.code-overran' : 'error.code-overran-default';
+      this.#restart(running, failure('limit', t(key, { n: seconds })));
+    }, seconds * 1000 + CODE_GRACE_MS);
   }
 
   /** Stop the worker for good (a pool worker no longer wanted): the request in flight answers 'cancelled'. */

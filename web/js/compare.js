@@ -17,31 +17,17 @@ import { BarChart } from './chart.js';
 import { MISSING, compact, formatCount, formatSeconds } from './format.js';
 import { errorText, t } from './i18n.js';
 
-// Per puzzle kind; IDDFS is left out for token puzzles, where it needs minutes for the knight exchange's 16 moves.
-const DEFAULT_RUNS = {
-  sliding: [
-    ['bfs', 'auto'], ['bidirectional', 'auto'], ['iddfs', 'auto'], ['astar', 'manhattan'], ['idastar', 'manhattan'],
-    ['idastar', 'linear_conflict'], ['idastar', 'auto'],
-  ],
-  tokens: [
-    ['bfs', 'auto'], ['bidirectional', 'auto'], ['astar', 'nearest'], ['astar', 'matching'], ['idastar', 'nearest'],
-    ['idastar', 'auto'],
-  ],
-};
-// The assignment's table: A* closing nodes with no estimate, the simple ones and yours (your_heuristic.js).
-const ASSIGNMENT_RUNS = {
-  sliding: [['astar', 'zero'], ['astar', 'misplaced'], ['astar', 'manhattan'], ['astar', 'yours']],
-  tokens: [['astar', 'zero'], ['astar', 'nearest'], ['astar', 'matching'], ['astar', 'yours']],
-};
-const TIME_LIMITS_S = [2, 5, 10, 30];
-const DEFAULT_TIME_LIMIT_S = 10;
+// The default pairs per puzzle kind, the assignment's (A* with no estimate, the simple heuristics and yours) and the
+// time limits come with the catalogue (api.describe()["compare"], the engine's compare.py, which the command line's
+// `slidelab compare` runs too).
 const LIMIT_CODES = new Set(['limit', 'too_large']);
 const MEMORY_REASONS = new Set(['memory', 'memory_limit']);  // a limit of memory, not of time
 
 export class Comparison {
   #puzzle = 'sliding';
   #lists = {};        // the list of pairs each puzzle kind had when the page left it
-  #runs = defaultRuns(this.#puzzle);
+  #runs = [];         // the pairs listed (the defaults once the catalogue has come)
+  #pairs = null;      // the catalogue's compare: {runs, assignment, time_limits_s, default_time_limit_s}
   #current = null;    // the run in progress
   #stopping = false;  // Stop was pressed: the remaining runs are left out
   #enabled = false;
@@ -88,7 +74,6 @@ export class Comparison {
     this.stopButton = find('.stop');
     this.timeLimit = find('.time-limit');
     this.message = find('.message');
-    for (const s of TIME_LIMITS_S) this.timeLimit.append(new Option(t('unit.s', { n: s }), s, false, s === DEFAULT_TIME_LIMIT_S));
     this.chart = new BarChart(find('.compare-chart'), { layout: 'rows', log: true, label: t('compare.chart') });
     this.addButton.addEventListener('click', () => this.#add());
     this.startButton.addEventListener('click', () => this.run());
@@ -107,16 +92,26 @@ export class Comparison {
 
   setCatalogue(catalogue) {
     this.picker.setCatalogue(catalogue);
+    if (!this.#pairs && catalogue.compare) {
+      this.#pairs = catalogue.compare;
+      const { time_limits_s: limits, default_time_limit_s: chosen } = this.#pairs;
+      this.timeLimit.replaceChildren(...limits.map(s => new Option(t('unit.s', { n: s }), s, false, s === chosen)));
+      if (!this.#runs.length) this.#runs = this.#defaultRuns(this.#puzzle);
+    }
     this.#render();
+  }
+
+  #defaultRuns(puzzle) {
+    return (this.#pairs?.runs[puzzle] ?? []).map(([algorithm, heuristic]) => newRun(algorithm, heuristic));
   }
 
   /** Show the list of pairs of a puzzle kind (its defaults at first); a comparison on the other kind is stopped. */
   setPuzzle(puzzle) {
     if (puzzle === this.#puzzle) return;
     this.#interrupt('stop');
-    this.#lists[this.#puzzle] = this.#runs;
+    if (this.#pairs) this.#lists[this.#puzzle] = this.#runs;  // (before the catalogue: the defaults are to come)
     this.#puzzle = puzzle;
-    this.#runs = this.#lists[puzzle] ? freshRuns(this.#lists[puzzle]) : defaultRuns(puzzle);
+    this.#runs = this.#lists[puzzle] ? freshRuns(this.#lists[puzzle]) : this.#defaultRuns(puzzle);
     this.#board = '';
     this.message.textContent = '';
     this.picker.setPuzzle(puzzle);
@@ -126,7 +121,8 @@ export class Comparison {
   /** Compare A* with h = 0, the simple heuristics and yours on the position shown (the assignment's table). */
   assignment() {
     if (this.running) return Promise.resolve();
-    this.#runs = ASSIGNMENT_RUNS[this.#puzzle].map(([algorithm, heuristic]) => newRun(algorithm, heuristic));
+    const pairs = this.#pairs?.assignment[this.#puzzle] ?? [];
+    this.#runs = pairs.map(([algorithm, heuristic]) => newRun(algorithm, heuristic));
     this.#render();
     this.element.scrollIntoView({ block: 'start' });
     return this.run();
@@ -305,4 +301,3 @@ export class Comparison {
 const newRun = (algorithm, heuristic) => ({ algorithm, heuristic, status: 'waiting', answer: null, reached: 0, note: '', action: null });
 
 const freshRuns = runs => runs.map(run => newRun(run.algorithm, run.heuristic));
-const defaultRuns = puzzle => DEFAULT_RUNS[puzzle].map(([algorithm, heuristic]) => newRun(algorithm, heuristic));

@@ -49,6 +49,7 @@ export class YourHeuristic {
   #code = '';
   #trusted = true;     // typed here or taken from an example; false for code from a link until allowed
   #examples = [];
+  #catalogued = false;  // the examples have come: until then an empty editor is still loading its starting code
   #family = 'sliding';
   #editor = null;      // a CodeMirror EditorView, or null while it loads (or if it cannot: the textarea stays)
   #running = false;
@@ -74,6 +75,8 @@ export class YourHeuristic {
         <button type="button" class="danger yours-cancel" hidden>${t('solver.cancel')}</button>
       </div>
       <p class="message yours-message" aria-live="polite"></p>
+      <div class="yours-failed" hidden><button type="button" class="yours-failed-board">${t('yours.show-failed')}</button></div>
+      <details class="yours-printed" hidden><summary>${t('yours.printed')}</summary><pre></pre></details>
       <div class="yours-report" hidden>
         <dl class="yours-verdicts"></dl>
         <div class="yours-examples"></div>
@@ -86,8 +89,10 @@ export class YourHeuristic {
       box: find('.yours-editor'), text: find('.yours-text'), check: find('.yours-check'), use: find('.yours-use'),
       compare: find('.yours-compare'), cancel: find('.yours-cancel'), message: find('.yours-message'),
       report: find('.yours-report'), verdicts: find('.yours-verdicts'), counter: find('.yours-examples'),
-      plot: find('.yours-plot'),
+      plot: find('.yours-plot'), failed: find('.yours-failed'), failedBoard: find('.yours-failed-board'),
+      printed: find('.yours-printed'),
     };
+    this.ui.failedBoard.addEventListener('click', () => this.onBoard(this.ui.failedBoard.dataset.board));
     this.ui.example.addEventListener('change', () => this.#takeExample(this.ui.example.value));
     this.ui.trust.addEventListener('click', () => this.#allow());
     this.ui.text.addEventListener('input', () => this.#edited(this.ui.text.value));
@@ -119,8 +124,10 @@ export class YourHeuristic {
 
   setCatalogue(catalogue) {
     this.#examples = catalogue.heuristic_examples ?? [];
+    this.#catalogued = true;
     this.#fillExamples();
     if (!this.#code) this.#takeExample(this.#examples.find(e => e.puzzle === this.#family)?.name);
+    this.#controls();
   }
 
   /** The puzzle family shown ('sliding' or 'tokens'): its examples are offered. */
@@ -159,6 +166,8 @@ export class YourHeuristic {
     this.#controls();
     this.onBusy();
     this.ui.report.hidden = true;
+    this.#showFailure(null);
+    this.#showPrinted('');
     this.#say(t('yours.checking'));
     const started = performance.now();
     const answer = await this.solver.checkHeuristic({ ...this.request(), heuristic: 'yours', heuristic_code: code },
@@ -168,8 +177,10 @@ export class YourHeuristic {
     this.#running = false;
     this.#controls();
     this.onBusy();
+    this.#showPrinted(answer.printed ?? '');
     if (!answer.ok) {
       this.#say(answer.error.code === 'cancelled' ? t('yours.stopped') : errorText(answer.error), 'error');
+      this.#showFailure(answer.error.details?.board ?? null);
       return;
     }
     this.#say(t(answer.complete ? 'yours.checked-all' : 'yours.checked-sample', { count: answer.positions,
@@ -286,7 +297,8 @@ export class YourHeuristic {
   }
 
   #controls() {
-    const free = this.free !== false && !this.#running;
+    const loading = !this.#catalogued && !this.#code;  // the starting code is on its way: nothing to run yet
+    const free = this.free !== false && !this.#running && !loading;
     for (const button of [this.ui.check, this.ui.use, this.ui.compare]) button.disabled = !free;
     this.ui.cancel.hidden = !this.#running;
   }
@@ -297,6 +309,18 @@ export class YourHeuristic {
   }
 
   // ---- the report ----
+
+  // The board on which the code failed or gave a bad value: a button puts it on the board.
+  #showFailure(board) {
+    this.ui.failed.hidden = board === null;
+    if (board !== null) this.ui.failedBoard.dataset.board = board;
+  }
+
+  // What the code printed (kept apart from the answer by the engine).
+  #showPrinted(text) {
+    this.ui.printed.hidden = !text;
+    this.ui.printed.querySelector('pre').textContent = text;
+  }
 
   #showReport(report) {
     const verdict = value => (value === true ? 'yes' : value === false ? 'no' : 'unproved');

@@ -16,6 +16,7 @@ then false (a counterexample was found) or None (none was).
 
 from __future__ import annotations
 
+import heapq
 import random
 import time
 from importlib import resources
@@ -32,17 +33,20 @@ KORF_GOAL = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
 
 class Tally:
-    """What the check has seen so far: counts, sums, the worst overestimate and the worst drop."""
+    """What the check has seen so far: counts, sums, the worst overestimate and the worst drop, and the `examples`
+    largest overestimates (a heap of (h - distance, n, state, h, distance), n breaking ties in the order met)."""
 
-    def __init__(self):
+    def __init__(self, examples: int = 0):
+        self.wanted = examples
+        self.examples: list = []
         self.positions = 0
         self.sum_h = 0
         self.sum_distance = 0
         self.exact = 0
         self.over = 0  # positions where h > distance
-        self.worst = None  # (h - distance, state, h, distance)
-        self.drop = None  # (h(from) - h(to), from, to, h(from), h(to))
-        self.by_distance = {}  # distance -> [count, sum of h, min h, max h]
+        self.worst: tuple | None = None  # (h - distance, state, h, distance)
+        self.drop: tuple | None = None  # (h(from) - h(to), from, to, h(from), h(to))
+        self.by_distance: dict[int, list[int]] = {}  # distance -> [count, sum of h, min h, max h]
 
     def position(self, state, h, distance) -> None:
         self.positions += 1
@@ -54,6 +58,8 @@ class Tally:
             self.over += 1
             if self.worst is None or h - distance > self.worst[0]:
                 self.worst = (h - distance, state, h, distance)
+            if self.wanted:
+                self.example(h - distance, self.over, state, h, distance)
         row = self.by_distance.get(distance)
         if row is None:
             self.by_distance[distance] = [1, h, h, h]
@@ -64,6 +70,14 @@ class Tally:
                 row[2] = h
             elif h > row[3]:
                 row[3] = h
+
+    def example(self, gap, order, state, h, distance) -> None:
+        """An overestimate, kept if it is among the `wanted` largest so far (of equal ones, the least `order`)."""
+        item = (gap, -order, state, h, distance)
+        if len(self.examples) < self.wanted:
+            heapq.heappush(self.examples, item)
+        elif item > self.examples[0]:
+            heapq.heapreplace(self.examples, item)
 
     def move(self, frm, to, h_from, h_to) -> None:
         if h_from - h_to > 1 and (self.drop is None or h_from - h_to > self.drop[0]):
@@ -84,26 +98,29 @@ class Tally:
         if self.worst is not None:
             _, state, h, distance = self.worst
             answer["worst"] = {"board": puzzle.format(state), "h": h, "distance": distance}
+        if self.wanted:
+            answer["examples"] = [{"board": puzzle.format(state), "h": h, "distance": distance}
+                                  for _, _, state, h, distance in sorted(self.examples, reverse=True)]
         if self.drop is not None:
             _, frm, to, h_from, h_to = self.drop
             answer["move"] = {"from": puzzle.format(frm), "to": puzzle.format(to), "h_from": h_from, "h_to": h_to}
         return answer
 
 
-def check_steps(puzzle, heuristic, limits=None, rng=None):
+def check_steps(puzzle, heuristic, limits=None, rng=None, examples: int = 0):
     """Search generator checking `heuristic` (an Estimator) on `puzzle` (its goal; its start is not used): complete
-    when the puzzle has at most MAX_POSITIONS positions, else on a sample (random walks drawn from `rng`)."""
+    when the puzzle has at most MAX_POSITIONS positions, else on a sample (random walks drawn from `rng`); the
+    `examples` largest overestimates are listed."""
     limits = limits or Limits()
     if puzzle.state_count() <= MAX_POSITIONS:
-        return (yield from _complete(puzzle, heuristic, limits))
-    return (yield from _sample(puzzle, heuristic, limits, rng or random.Random(1)))
+        return (yield from _complete(puzzle, heuristic, limits, Tally(examples)))
+    return (yield from _sample(puzzle, heuristic, limits, rng or random.Random(1), Tally(examples)))
 
 
-def _complete(puzzle, heuristic, limits):
+def _complete(puzzle, heuristic, limits, tally):
     """Breadth-first from the goal, three layers kept (explore.py's frontier search), h kept for those layers."""
     meter = Meter(limits, Stats(stored=1))
     stats = meter.stats
-    tally = Tally()
     children_of = puzzle.children
     before, layer = {}, {puzzle.goal: heuristic(puzzle.goal)}
     distance = 0
@@ -133,7 +150,7 @@ def _complete(puzzle, heuristic, limits):
     return answer
 
 
-def _sample(puzzle, heuristic, limits, rng):
+def _sample(puzzle, heuristic, limits, rng, tally):
     """Positions of known distance: Korf's 100 (4x4), and random walks solved optimally, every position of each
     solution (its distance is the moves left); each one's moves are checked for consistency."""
     from ..heuristics import get_heuristic
@@ -141,7 +158,6 @@ def _sample(puzzle, heuristic, limits, rng):
 
     meter = Meter(limits)
     stats = meter.stats
-    tally = Tally()
     korf = _korf_positions(puzzle)
     known = list(korf)
     strongest = get_heuristic("auto", puzzle)

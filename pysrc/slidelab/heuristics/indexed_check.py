@@ -11,8 +11,8 @@ Three passes over the perfect index of indexed_explore.py:
 3. the tally, vectorised: a histogram of (distance, h) pairs gives the counts, sums, extremes and overestimates, and
    every move of every position, found by `Index.children` as in the search, gives the largest drop of h.
 
-Memory: one byte a position for the depths and two for h (h above 65,535 is kept as 65,535, an overestimate however
-it is counted): about 720 MB for a 3x4 board.
+Memory: one byte a position for the depths and two for h: about 720 MB for a 3x4 board. A value of h above 65,535 is
+refused with the board it was given on (it overestimates anyway: no position of 12 cells is that far).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import math
 import mmap
 from collections import deque
 
+from ..errors import UserCodeError
 from ..extras import require
 from ..search.control import Meter, Stats
 from ..search.indexed_explore import CHUNK, check_board, depth_record
@@ -32,16 +33,17 @@ TASK_TILES = 9  # a task walks the orders of this many tiles (9!/2 = 181,440 pos
 POLL_S = 0.05  # how often the driver looks at the clock while workers evaluate
 
 
-def indexed_check_steps(puzzle, heuristic, limits, workers: int = 1):
+def indexed_check_steps(puzzle, heuristic, limits, workers: int = 1, examples: int = 0):
     """Search generator: the complete check of `heuristic` on a sliding `puzzle` of up to 12 cells, h evaluated by
     `workers` forked processes (1: in this one). Returns the report of check.py's `check_steps` (plus
-    "memory_bytes"). Raises TooLarge for a larger board and Unavailable without numpy."""
+    "memory_bytes"), with the `examples` largest overestimates. Raises TooLarge for a larger board and Unavailable
+    without numpy."""
     check_board(puzzle)
     numpy = require("a complete check of this board", "numpy")
-    return (yield from _check(numpy, puzzle, heuristic, limits, workers))
+    return (yield from _check(numpy, puzzle, heuristic, limits, workers, examples))
 
 
-def _check(np, puzzle, heuristic, limits, workers):
+def _check(np, puzzle, heuristic, limits, workers, examples):
     from .check import Tally
 
     meter = Meter(limits, Stats(stored=1))
@@ -57,7 +59,7 @@ def _check(np, puzzle, heuristic, limits, workers):
         if meter.due(stats.expanded):
             yield meter.progress(stored=index.total, depth=len(depths) - 1, phase="h", positions=done,
                                  total=index.total)
-    tally = Tally()
+    tally = Tally(examples)
     yield from _tally(np, index, record, values, tally, meter)
     _exact_extremes(index, heuristic, tally)
     answer = tally.report(puzzle, True, heuristic.name)
@@ -89,9 +91,10 @@ def _evaluate(np, index, tasks, heuristic, values, workers):
                 if event is None:
                     yield 0
                     continue
-                if isinstance(event, GaveUp):
-                    raise RuntimeError(f"a worker died each of the {MAX_TRIES} times it evaluated h on a part of "
-                                       f"the board (last: {event.how}); the check is given up")
+                if isinstance(event, GaveUp):  # the heuristic ends its process (os._exit), or crashes it
+                    raise UserCodeError(f"the process evaluating {heuristic.name} died each of the {MAX_TRIES} "
+                                        f"times it evaluated h on a part of the board (last: {event.how}); the check "
+                                        "is given up", reason="ended", how=event.how)
                 worker, message = event
                 pool.finish(worker)
                 if message[0] == "error":
@@ -147,9 +150,17 @@ def _evaluate_task(np, index, tasks, heuristic, values, task) -> None:
         for (first, other), pick in pairs:
             order = other if pick else first
             keep(h(head + order[:cut] + (0,) + order[cut:]))
-    chunk = np.array(found, np.int64)
-    np.minimum(chunk, H_CAP, out=chunk)
-    values[b * index.half + start:b * index.half + start + tasks.span] = chunk
+    at = b * index.half + start
+    if max(found) > H_CAP:
+        i = next(i for i, value in enumerate(found) if value > H_CAP)
+        state = index.state(at + i)
+        refuse = getattr(heuristic, "bad_value", None)
+        why = f"the numpy engine holds values of h up to {H_CAP:,} (no position of 12 cells is that far: it " \
+              "overestimates)"
+        if refuse is None:
+            raise ValueError(f"h is {found[i]} on a position, above {H_CAP:,}")
+        refuse(state, found[i], why)
+    values[at:at + tasks.span] = np.array(found, np.uint16)
 
 
 def _tally(np, index, record, values, tally, meter):
@@ -165,6 +176,12 @@ def _tally(np, index, record, values, tally, meter):
         j = int(gap.argmax())
         if gap[j] > worst_gap:
             worst_gap, worst_at = int(gap[j]), start + j
+        if tally.wanted and gap[j] > 0:
+            over = np.flatnonzero(gap > 0)
+            if len(over) > tally.wanted:
+                over = over[np.argsort(-gap[over], kind="stable")[:tally.wanted]]
+            for i in over.tolist():
+                tally.example(int(gap[i]), start + i, start + i, int(h[i]), int(distance[i]))
     pairs = histogram.reshape(-1, width)
     h_values = np.arange(width)
     for distance, row in enumerate(pairs):
@@ -208,6 +225,7 @@ def _exact_extremes(index, heuristic, tally) -> None:
         state = index.state(at)
         h = heuristic(state)
         tally.worst = (h - distance, state, h, distance)
+    tally.examples = [(gap, order, index.state(at), h, distance) for gap, order, at, h, distance in tally.examples]
     if tally.drop is not None:
         _, frm, to = tally.drop
         frm, to = index.state(frm), index.state(to)

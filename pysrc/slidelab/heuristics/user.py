@@ -7,21 +7,40 @@ tile is on), `board.home(tile)` (its cell in the goal), `board.row(cell)`, `boar
 `board.cells` and `board.goal` are strings of the cell characters ('.' empty, '#' removed, a letter a piece),
 `board.rows`, `board.cols`, and `board.neighbours(cell)` and `board.distance(a, b)` follow the puzzle's move graph.
 
-Every value is checked: an exception, a value that is not a non-negative int, or a value other than 0 at the goal
-stops the search with a UserCodeError naming the line of the user's code. The code runs in this process with no
-sandbox: in the browser that is the user's own tab (docs/your-heuristic.md), on the command line the user's own file.
+Every value is checked: an exception, `sys.exit`, a value that is not a whole number of at least 0, or a value other
+than 0 at the goal stops the search with a UserCodeError naming the file, the line and the board. The code runs in
+the process that calls it: the command line runs every search with it in a process of its own (supervised.py), which
+is ended when it overruns its time; the page runs it in the solver's worker, which the page can end.
 """
 
 from __future__ import annotations
 
+import operator
 from collections import deque
 
 from ..errors import BadRequest, SlideLabError, UserCodeError
 
 DEFAULT_FUNCTION = "h"
 MAX_CODE = 100_000  # characters of code a request may carry
+MAX_PRINTED = 4_000  # characters of what the code prints that an answer keeps
 CODE_NAME = "<your heuristic>"  # the file name the code's tracebacks carry
 NAME = "yours"  # the heuristic's name in answers and selectors
+# What the user's code may raise that is turned into a UserCodeError. In a process of its own (supervised.py) a
+# KeyboardInterrupt can only come from the code itself, and is added there; elsewhere it is a real Ctrl+C.
+CAUGHT: tuple[type[BaseException], ...] = (Exception, SystemExit)
+
+
+def contain_interrupts() -> None:
+    """In a process that runs only the user's code: a KeyboardInterrupt it raises is its failure too."""
+    global CAUGHT
+    CAUGHT = (Exception, SystemExit, KeyboardInterrupt)
+
+
+def _named(filename: str, line: int | None = None) -> str:
+    """'your heuristic (my_h.py)', 'your heuristic (my_h.py, line 3)', or without the file for code given as
+    text."""
+    where = ([] if filename == CODE_NAME else [filename]) + ([] if line is None else [f"line {line}"])
+    return f"your heuristic ({', '.join(where)})" if where else "your heuristic"
 
 
 def compile_function(code: str, function: str = DEFAULT_FUNCTION, filename: str = CODE_NAME):
@@ -33,31 +52,90 @@ def compile_function(code: str, function: str = DEFAULT_FUNCTION, filename: str 
         raise BadRequest(f"your heuristic's code is longer than {MAX_CODE:,} characters")
     if not isinstance(function, str) or not function.isidentifier():
         raise BadRequest(f"'{str(function)[:40]}' is not a Python function name")
+    if not isinstance(filename, str) or not filename or len(filename) > 500:
+        raise BadRequest("'heuristic_filename' must be a file name (the one your code's messages give)")
+    named = _named(filename)
     try:
         compiled = compile(code, filename, "exec")
     except SyntaxError as e:
-        raise UserCodeError(f"your heuristic has a syntax error at line {e.lineno}: {e.msg}", reason="syntax",
-                            line=e.lineno, problem=e.msg) from None
+        raise UserCodeError(f"{named} has a syntax error at line {e.lineno}: {e.msg}", reason="syntax",
+                            line=e.lineno, problem=e.msg, file=filename) from None
     namespace: dict = {"__name__": "your_heuristic"}
     try:
         exec(compiled, namespace)
-    except Exception as e:
-        where = _where(e, filename)
-        raise UserCodeError(f"your heuristic failed while loading, {where}", reason="loading", where=where) from None
+    except SlideLabError:  # the time limit, or a cancel, that arrived while the module's code ran
+        raise
+    except CAUGHT as e:
+        line, where = _where(e, filename)
+        raise UserCodeError(f"{named} failed while loading, {where}", reason="loading", where=where, line=line,
+                            file=filename) from None
     fn = namespace.get(function)
     if not callable(fn):
-        raise UserCodeError(f"your heuristic's code defines no function '{function}' (write: def {function}(board): "
-                            "...)", reason="no_function", function=function)
+        raise UserCodeError(f"{named}'s code defines no function '{function}' (write: def {function}(board): ...)",
+                            reason="no_function", function=function, file=filename)
     return fn
 
 
-def _where(error: BaseException, filename: str) -> str:
-    """'at line 3: ZeroDivisionError: division by zero', the line the deepest frame of the user's code."""
+def _where(error: BaseException, filename: str) -> tuple[int | None, str]:
+    """(the line of the deepest frame of the user's code, 'at line 3: ZeroDivisionError: division by zero')."""
     import traceback  # only when something failed: a command that runs pays nothing for it
 
     lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == filename]
-    at = f"at line {lines[-1]}: " if lines else ""
-    return f"{at}{type(error).__name__}: {str(error)[:200]}"
+    line = lines[-1] if lines else None
+    at = f"at line {line}: " if line else ""
+    if isinstance(error, SystemExit):
+        return line, f"{at}it called sys.exit({error.code!r}) (a heuristic returns its value: it never ends the " \
+                     "program)"
+    if isinstance(error, RecursionError):
+        return line, f"{at}it recursed too deeply (RecursionError)"
+    said = str(error)[:200]
+    return line, f"{at}{type(error).__name__}" + (f": {said}" if said else "")
+
+
+def whole_number(value) -> int:
+    """`value` as an int if it is a whole number (an int, or an integer of numpy's); ValueError with the reason
+    otherwise."""
+    if type(value) is int:
+        if value < 0:
+            raise ValueError("a heuristic is never below 0")
+        return value
+    if isinstance(value, bool):
+        raise ValueError("True and False are not numbers of moves")
+    if isinstance(value, float):
+        raise ValueError("a float is not a whole number, even 2.0: return an int (use // to divide, or int(...))")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise ValueError("h must return an int") from None
+    return whole_number(number)
+
+
+class Printed:
+    """Where the user's `print` goes while a search runs its code (api.py): the first MAX_PRINTED characters are kept,
+    and how many were printed in all."""
+
+    def __init__(self):
+        self.parts: list[str] = []
+        self.kept = 0
+        self.total = 0
+
+    def write(self, text: str) -> int:
+        self.total += len(text)
+        if self.kept < MAX_PRINTED:
+            part = text[:MAX_PRINTED - self.kept]
+            self.parts.append(part)
+            self.kept += len(part)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    @property
+    def text(self) -> str:
+        text = "".join(self.parts)
+        if self.total > self.kept:
+            text += f"\n... (cut: {self.total:,} characters printed in all)"
+        return text
 
 
 class SlidingBoard:
@@ -143,7 +221,8 @@ def _distances(neighbours) -> tuple[tuple[int | None, ...], ...]:
 
 class UserHeuristic:
     """A user's function as an Estimator (heuristics/estimator.py): the generic searches call it on every state.
-    `filename` is the file its code came from (CODE_NAME for code given as text), to find its lines in tracebacks."""
+    `filename` is the file its code came from (CODE_NAME for code given as text), to find its lines in tracebacks and
+    name it in messages."""
 
     kernel = None
 
@@ -151,37 +230,53 @@ class UserHeuristic:
         self.name = name
         self.function = function
         self.filename = filename
+        self.format = puzzle.format
         self.view = _board_view(puzzle)
         value = self(puzzle.goal)
         if value != 0:
-            raise UserCodeError(f"your heuristic gives {value} at the goal; a heuristic must be 0 there",
-                                reason="goal_not_zero", value=value)
+            raise UserCodeError(f"{_named(filename)} gives {value} at the goal {puzzle.format(puzzle.goal)}; a "
+                                "heuristic must be 0 there", reason="goal_not_zero", value=value,
+                                board=puzzle.format(puzzle.goal), file=filename)
 
     def __call__(self, state) -> int:
         try:
             value = self.function(self.view(state))
-        except SlideLabError:  # a limit or a cancel that arrived while the user's code ran (the CLI's alarm)
+        except SlideLabError:  # a limit or a cancel that arrived while the user's code ran (the time limit's alarm)
             raise
-        except RecursionError:
-            raise UserCodeError("your heuristic recursed too deeply", reason="recursion") from None
-        except Exception as e:
-            where = _where(e, self.filename)
-            raise UserCodeError(f"your heuristic failed {where}", reason="failed", where=where) from None
-        if type(value) is not int or value < 0:
-            raise UserCodeError(f"your heuristic returned {str(value)[:40]!s} ({type(value).__name__}); it must "
-                                "return a whole number of at least 0", reason="bad_value", value=str(value)[:40],
-                                type=type(value).__name__)
-        return value
+        except CAUGHT as e:
+            line, where = _where(e, self.filename)
+            board = self.format(state)
+            reason = "recursion" if isinstance(e, RecursionError) else "failed"
+            raise UserCodeError(f"{_named(self.filename)} failed on the board {board}, {where}", reason=reason,
+                                where=where, line=line, board=board, file=self.filename) from None
+        if type(value) is int and value >= 0:
+            return value
+        try:
+            return whole_number(value)
+        except ValueError as e:
+            self.bad_value(state, value, str(e))
+        return 0
+
+    def bad_value(self, state, value, why: str):
+        """Raise the UserCodeError of a value that is not a whole number of at least 0, returned on `state`."""
+        code = getattr(self.function, "__code__", None)
+        line = code.co_firstlineno if code is not None and code.co_filename == self.filename else None
+        board, shown = self.format(state), repr(value)[:60]
+        raise UserCodeError(f"{_named(self.filename, line)} returned {shown} ({type(value).__name__}) on the board "
+                            f"{board}: {why}", reason="bad_value", value=shown, type=type(value).__name__,
+                            board=board, line=line, file=self.filename)
 
 
-def user_heuristic(puzzle, code=None, function: str = DEFAULT_FUNCTION, callable_=None) -> UserHeuristic:
-    """The Estimator of a user's heuristic for `puzzle`: from source `code` defining `function`, or a Python
-    callable `callable_` (the Python API) taking the board view."""
+def user_heuristic(puzzle, code=None, function: str = DEFAULT_FUNCTION, callable_=None,
+                   filename: str = CODE_NAME) -> UserHeuristic:
+    """The Estimator of a user's heuristic for `puzzle`: from source `code` defining `function` (`filename`: the
+    file it came from, named in messages), or a Python callable `callable_` (the Python API) taking the board
+    view."""
     if callable_ is not None:
         code_object = getattr(callable_, "__code__", None)
         filename = code_object.co_filename if code_object is not None else CODE_NAME
         return UserHeuristic(callable_, puzzle, filename)
-    return UserHeuristic(compile_function(code, function), puzzle)
+    return UserHeuristic(compile_function(code, function, filename), puzzle, filename)
 
 
 def needs_code(puzzle):

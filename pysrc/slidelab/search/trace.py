@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import time
 
+from ..errors import SearchLimit, UserCodeError
 from ..puzzles import move_record
 from .control import Limits
 
@@ -184,29 +185,36 @@ class Recorder:
         return ids[::-1]
 
 
-def trace(puzzle, algorithm, heuristic, max_steps, max_nodes, options):
+def trace(puzzle, algorithm, heuristic, max_steps, max_nodes, options, limits=None):
     """Search generator: run `algorithm` (an ALGORITHMS entry) on `puzzle`, recording at most `max_steps`
-    expansions and `max_nodes` nodes; returns the trace (the format above). `options` are the algorithm's (a
-    weight)."""
+    expansions and `max_nodes` nodes, within `limits` (a time limit); returns the trace (the format above).
+    `options` are the algorithm's (a weight). When the user's heuristic fails or the time runs out, the trace so far
+    is returned as a truncated one, with the error in "stopped" (api.py answers it beside the error)."""
     started = time.perf_counter()
     recorder = Recorder(puzzle, max_steps, max_nodes)
-    if puzzle.is_goal(puzzle.start):  # every search stops before its first step: the trace is the start alone
-        recorder.root(puzzle.start, heuristic(puzzle.start))
-        recorder.goal(puzzle.start)
-    else:
-        options = dict(options, record=recorder)
     answer = {"nodes": recorder.nodes, "steps": recorder.steps}
+
+    def cut(limit: str, note: str, **more) -> dict:
+        return dict(answer, expanded=recorder.expanded, truncated=True, length=None, solution=None, moves=None,
+                    limit=limit, note=note, **more,
+                    stats={"expanded": recorder.expanded, "generated": recorder.generated,
+                           "elapsed_s": round(time.perf_counter() - started, 6)})
+
     try:
-        result = yield from algorithm.start(puzzle, heuristic, Limits(), options)
+        if puzzle.is_goal(puzzle.start):  # every search stops before its first step: the trace is the start alone
+            recorder.root(puzzle.start, heuristic(puzzle.start))
+            recorder.goal(puzzle.start)
+        else:
+            options = dict(options, record=recorder)
+        result = yield from algorithm.start(puzzle, heuristic, limits or Limits(), options)
     except Truncated as limit:
         expanded = recorder.expanded
         done = f"{expanded:,} expansion{'' if expanded == 1 else 's'}"
         if str(limit) == "max_nodes":
             done += f" and {max_nodes:,} nodes"
-        return dict(answer, expanded=expanded, truncated=True, length=None, solution=None, moves=None,
-                    limit=str(limit), note=f"stopped after {done} ({limit}), before reaching the goal",
-                    stats={"expanded": recorder.expanded, "generated": recorder.generated,
-                           "elapsed_s": round(time.perf_counter() - started, 6)})
+        return cut(str(limit), f"stopped after {done} ({limit}), before reaching the goal")
+    except (UserCodeError, SearchLimit) as e:
+        return cut(e.reason or e.code, f"stopped after {recorder.expanded:,} expansions: {e}", stopped=e)
     path = recorder.solution()
     boards = [puzzle.format(puzzle.start)]
     state = puzzle.start

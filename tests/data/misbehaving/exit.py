@@ -1,0 +1,5 @@
+import sys
+
+
+def h(board):
+    sys.exit(0)

@@ -1,0 +1,2 @@
+def h(board):
+    return 0.0

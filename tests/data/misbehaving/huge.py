@@ -1,0 +1,2 @@
+def h(board):
+    return 0 if board.tiles == board.goal else 70_000

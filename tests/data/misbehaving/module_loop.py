@@ -1,0 +1,6 @@
+while True:
+    pass
+
+
+def h(board):
+    return 0

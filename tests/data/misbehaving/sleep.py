@@ -1,0 +1,6 @@
+import time
+
+
+def h(board):
+    time.sleep(1000)
+    return 0
