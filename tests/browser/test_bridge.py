@@ -212,3 +212,39 @@ def test_a_background_solve_gives_way_to_any_other_and_the_newest_background_win
     assert result["late"] == "busy"
     assert result["user"] == {"ok": True, "length": 3, "moves": [1, 2, 3]}
     assert result["requests"] == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("given", [None, 0.4])
+def test_a_worker_still_running_your_code_past_its_time_is_ended_and_started_again(bridge: Page, given):
+    # your code may never come back to the worker's loop (a bare except around a loop): only ending the worker stops
+    # it; a request with no time limit of its own gets the solver's codeSeconds
+    result = bridge.evaluate("""async given => {
+      await solver.start();
+      solver.codeSeconds = 0.3;
+      const request = { board: '2 1/3 0', heuristic: 'yours', heuristic_code: 'def h(b):\\n  while True: pass' };
+      if (given !== null) request.max_seconds = given;
+      const started = performance.now();
+      const answer = await solver.solve(request);
+      const waited = performance.now() - started;
+      await solver.start();
+      return { answer, waited, terminated: fake.terminated, workers: fake.created.length, busy: solver.busy,
+               status: solver.status };
+    }""", given)
+    seconds = given or 0.3
+    assert result["answer"]["ok"] is False and result["answer"]["error"]["code"] == "limit"
+    assert f"stopped after {seconds:g} s" in result["answer"]["error"]["message"]
+    assert ("time limit for your own heuristic" in result["answer"]["error"]["message"]) == (given is None)
+    assert 1000 * seconds + 900 <= result["waited"] < 1000 * seconds + 2500  # the limit and the grace
+    assert (result["terminated"], result["workers"], result["status"], result["busy"]) == (1, 2, "ready", False)
+
+
+def test_a_request_without_your_code_has_no_time_limit_of_the_bridge(bridge: Page):
+    result = bridge.evaluate("""async () => {
+      await solver.start();
+      solver.codeSeconds = 0.1;
+      const pending = solver.solve({ board: '2 1/3 0' });
+      await new Promise(resolve => setTimeout(resolve, 1500));
+      fake.finish({ ok: true, length: 1, moves: [1] });
+      return { answer: await pending, terminated: fake.terminated };
+    }""")
+    assert result == {"answer": {"ok": True, "length": 1, "moves": [1]}, "terminated": 0}

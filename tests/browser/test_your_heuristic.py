@@ -125,3 +125,51 @@ def test_code_in_the_worker_cannot_reach_the_apps_stored_files(app: Page):
     check(app)
     assert verdicts(app)["Admissible"] == "yes"  # h is 0 everywhere: nothing was reachable
     assert app.evaluate("typeof caches !== 'undefined' && typeof indexedDB !== 'undefined'")
+
+
+def test_a_failure_names_its_board_which_loads_and_what_the_code_printed_is_shown_apart(app: Page):
+    open_fragment(app, EASY_LINK)
+    write(app, "def h(board):\n    print('at', board.tiles[0])\n    if board.tiles[0] == 0:\n"
+               "        return 1 // 0\n    return 0\n")
+    app.click("#yours .yours-check")
+    message = app.locator("#yours .yours-message")
+    expect(message).to_contain_text("ZeroDivisionError", timeout=60_000)
+    expect(message).to_contain_text("at line 4")
+    failed = message.inner_text().split("on the board ")[1].split(",")[0]
+    assert failed.startswith("0 ")  # the blank first: the board h failed on
+    expect(app.locator("#yours .yours-printed")).to_be_visible()
+    app.click("#yours .yours-printed summary")
+    expect(app.locator("#yours .yours-printed pre")).to_contain_text("at 1")
+    app.click("#yours .yours-failed-board")
+    assert shown_board(app) == failed
+    check_button_after = app.locator("#yours .yours-check")
+    write(app, MISPLACED)
+    check(app)  # a good check afterwards clears both
+    expect(app.locator("#yours .yours-failed")).to_be_hidden()
+    expect(app.locator("#yours .yours-printed")).to_be_hidden()
+    assert check_button_after.is_enabled()
+
+
+def test_code_that_never_returns_is_ended_with_its_worker_at_the_time_limit(page: Page, base_url: str):
+    """A loop inside a bare except never comes back to the worker's loop, which a cancel needs: the bridge ends the
+    worker at the request's time limit (a second later) and starts a new one, which then answers as before."""
+    page.goto(base_url + "build-info.json")
+    result = page.evaluate("""async base => {
+      const { Solver } = await import('./js/bridge.js');
+      const solver = new Solver({ base, codeSeconds: 2 });
+      await solver.start();
+      const looping = 'def h(board):\\n    while True:\\n        try:\\n            while True: pass\\n' +
+        '        except:\\n            pass\\n';
+      const started = performance.now();
+      const stuck = await solver.checkHeuristic({ shape: '2x3', heuristic: 'yours', heuristic_code: looping });
+      const waited = performance.now() - started;
+      await solver.start();
+      const good = await solver.checkHeuristic({ shape: '2x3', heuristic: 'yours',
+        heuristic_code: 'def h(board):\\n    return 0\\n' });
+      solver.stop();
+      return { stuck, waited, good: good.ok && good.admissible };
+    }""", base_url)
+    assert result["stuck"]["error"]["code"] == "limit"
+    assert "time limit for your own heuristic" in result["stuck"]["error"]["message"]
+    assert 2900 <= result["waited"] < 6000
+    assert result["good"] is True
