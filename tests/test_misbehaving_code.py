@@ -209,3 +209,14 @@ def test_numpy_integers_are_whole_numbers_and_floats_are_not():
     assert api.solve({"board": BOARD, "heuristic_code": code, "algorithm": "astar"})["ok"]
     answer = api.check_heuristic({"shape": "2x3", "heuristic_code": code, "engine": "numpy", "workers": 1})
     assert answer["ok"] and answer["admissible"] is True and numpy is not None
+
+
+@pytest.mark.parametrize("name", ["patches_json", "patches_checker"])
+def test_code_that_patches_the_checker_cannot_forge_its_verdict(name):
+    path = ROOT / "tests" / "data" / "forging" / f"{name}.py"
+    status, out, err, _ = slidelab("check-heuristic", path, "3x3", "--json")
+    answer = json.loads(out)
+    assert status == 0 and answer["ok"] and answer["isolated"] is True, err
+    assert answer["admissible"] is False and answer["overestimated"] == 157_176  # twice Manhattan's, as it is
+    status, out, _, _ = slidelab("check-heuristic", path, "3x3")
+    assert "admissible: no; it overestimates on 157,176 positions" in out

@@ -723,7 +723,6 @@ def _check_heuristic(request):
     name = _heuristic_name(request)
     if puzzle.kind not in heuristic_spec(name).kinds:
         raise BadRequest(f"the {name} heuristic does not apply to {puzzle.kind} puzzles")
-    heuristic = _estimator(request, name, puzzle)
     limits = Limits(_option(request, "max_nodes", int), _option(request, "max_seconds", float))
     examples = _whole(request.get("examples", 0))
     if not _is_int(examples) or not 0 <= examples <= MAX_EXAMPLES:
@@ -731,6 +730,30 @@ def _check_heuristic(request):
     engine = _explore_engine(request, puzzle)
     if engine == "dask":
         raise BadRequest("a heuristic is checked on this machine's cores (the numpy engine); dask is for explore")
+    isolated = (name == user.NAME and engine == "python" and _option(request, "isolate", bool, False)
+                and request.get("heuristic_code") is not None)
+    if not isolated:
+        return (yield from _checked(request, puzzle, name, _estimator(request, name, puzzle), limits, engine,
+                                    examples))
+    from . import supervised
+
+    filename = _option(request, "heuristic_filename", str, user.CODE_NAME)
+    evaluator = supervised.Evaluator(puzzle, _option(request, "heuristic_code", str),
+                                     _option(request, "heuristic_function", str, user.DEFAULT_FUNCTION), filename,
+                                     limits.max_seconds or supervised.DEFAULT_SECONDS)
+    heuristic = supervised.IsolatedHeuristic(evaluator, filename)
+    try:
+        answer = yield from _checked(request, puzzle, name, heuristic, limits, engine, examples)
+    finally:
+        printed = evaluator.close()
+    if printed:
+        answer["printed"] = printed
+    answer["isolated"] = True
+    return answer
+
+
+def _checked(request, puzzle, name, heuristic, limits, engine, examples):
+    """The check of `heuristic` on `engine`, with the goal, the engine and the file named in the answer."""
     if engine == "numpy":
         from .heuristics.indexed_check import indexed_check_steps
         from .workers import cores

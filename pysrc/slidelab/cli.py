@@ -854,7 +854,9 @@ def _command(args) -> int:
         answer = failed or _run_code(api.solve if args.command == "solve" else api.trace, request)
     elif args.command == "check-heuristic":
         bar = _ExploreProgress()
-        answer, printer = _run_code(api.check_heuristic, request, on_progress=bar), _print_check
+        # isolate: the check runs where your code never does, and asks a process of its own for h's values
+        answer = _run_code(api.check_heuristic, dict(request, isolate=True), on_progress=bar)
+        printer = _print_check
         bar.close()
     elif args.command == "pdb":
         answer = _pdb(args)

@@ -16,6 +16,7 @@ error saying how it ended.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -29,6 +30,9 @@ GRACE_S = 1.0  # how long after its time limit a child that has not answered is 
 ALARM_S = 0.25  # the child's own alarm, this long after the limit: it stops the user's function where it is
 DEFAULT_SECONDS = 3600.0  # the time limit of a run of your code that names none
 POLL_S = 0.1  # how often the parent looks at the child and the clock
+_dumps = json.dumps  # bound before any code of yours runs: replacing json.dumps in a child changes nothing here
+MAX_MESSAGE = 1 << 30  # bytes of one message from the child (a trace of 20,000 nodes is a few MB)
+BATCH = 50_000  # positions an isolated heuristic is asked for in one exchange
 
 
 def available() -> bool:
@@ -52,7 +56,7 @@ def run(call: Callable, request: dict, on_progress=None, should_cancel=None) -> 
     code printed anything; an error answer when the child overran its time limit, was cancelled or ended without
     answering. Ctrl+C (KeyboardInterrupt) ends the child and is raised again."""
     import tempfile
-    from multiprocessing.connection import Pipe, wait
+    from multiprocessing.connection import Pipe
 
     seconds, by_default = time_limit(request)
     if by_default:
@@ -66,34 +70,13 @@ def run(call: Callable, request: dict, on_progress=None, should_cancel=None) -> 
         mine.close()
         _child(call, request, theirs, printed.fileno(), seconds)
     theirs.close()
-    started = time.monotonic()
-    answer = None
     try:
-        while answer is None:
-            left = started + seconds + GRACE_S - time.monotonic()
-            ready = wait([mine], min(POLL_S, max(left, 0)))
-            if ready:
-                try:
-                    kind, message = mine.recv()
-                except (EOFError, OSError):  # the child ended; waitpid below says how
-                    kind, message = "ended", None
-                if kind == "progress":
-                    if on_progress is not None:
-                        on_progress(message)
-                    continue
-                if kind == "answer":
-                    answer = message
-                    break
-            ended = _ended(pid)
-            if ended is not None:
-                answer = _died(ended)
-            elif left <= 0:
-                answer = _overran(seconds, by_default)
-            elif should_cancel is not None and should_cancel():
-                answer = _error(Cancelled, "the search was cancelled", "cancelled")
+        answer = _await(pid, mine, time.monotonic() + seconds + GRACE_S, on_progress, should_cancel)
     finally:
         _end(pid)
         mine.close()
+    if answer is None:
+        answer = _overran(seconds)
     if answer["ok"] is False and answer["error"]["code"] == "limit" and by_default:
         answer["error"]["message"] += (f" (the default time limit for your own code, {seconds:g} s; "
                                        "--max-seconds sets another)")
@@ -101,6 +84,32 @@ def run(call: Callable, request: dict, on_progress=None, should_cancel=None) -> 
     if text:
         answer["printed"] = (answer.get("printed", "") + "\n" + text).strip("\n")
     return answer
+
+
+def _await(pid: int, conn, deadline: float, on_progress, should_cancel) -> dict | None:
+    """The child's answer (or the answer for how it ended, or for a cancel); None when the deadline passed first."""
+    from multiprocessing.connection import wait
+
+    while True:
+        left = deadline - time.monotonic()
+        if wait([conn], min(POLL_S, max(left, 0))):
+            try:
+                kind, message = _read(conn)
+            except (EOFError, OSError, ValueError):  # the child ended (waitpid below says how), or sent nonsense
+                kind, message = "ended", {}
+            if kind == "progress":
+                if on_progress is not None:
+                    on_progress(message)
+                continue
+            if kind == "answer":
+                return message
+        ended = _ended(pid)
+        if ended is not None:
+            return _died(ended)
+        if left <= 0:
+            return None
+        if should_cancel is not None and should_cancel():
+            return _error(Cancelled, "the search was cancelled", "cancelled")
 
 
 def _child(call, request, conn, printed_fd, seconds) -> None:
@@ -117,19 +126,34 @@ def _child(call, request, conn, printed_fd, seconds) -> None:
         _alarm(seconds + ALARM_S)
 
         def progress(event):
-            conn.send(("progress", event))
+            _write(conn, "progress", event)
 
         answer = call(request, on_progress=progress)
         signal.setitimer(signal.ITIMER_REAL, 0)
         sys.stdout.flush()
-        conn.send(("answer", answer))
+        _write(conn, "answer", answer)
     except BaseException as e:  # sys.exit or KeyboardInterrupt from the code, outside h (a bug: internal)
         try:
-            conn.send(("answer", _escaped(e)))
+            _write(conn, "answer", _escaped(e))
         except BaseException:
             code = 1
     finally:
         os._exit(code)
+
+
+def _write(conn, kind: str, message: dict) -> None:
+    """Send a message as JSON: the parent never unpickles what a process that ran someone's code sends."""
+    conn.send_bytes(_dumps([kind, message]).encode())
+
+
+def _read(conn) -> tuple[str, dict]:
+    """A message of the child's: (kind, a JSON object), or ValueError."""
+    kind, message = json.loads(conn.recv_bytes(MAX_MESSAGE))
+    if kind not in ("progress", "answer") or not isinstance(message, dict):
+        raise ValueError("not a message of slidelab's")
+    if kind == "answer" and not isinstance(message.get("ok"), bool):
+        raise ValueError("not an answer")
+    return kind, message
 
 
 def _escaped(e: BaseException) -> dict:
@@ -199,7 +223,7 @@ def _died(status: int) -> dict:
     return _error(UserCodeError, f"the process running your heuristic {how} before answering", "ended", how=how)
 
 
-def _overran(seconds: float, by_default: bool) -> dict:
+def _overran(seconds: float) -> dict:
     return _error(SearchLimit, f"stopped after {seconds:g} s (the time limit): your heuristic was still running and "
                   "did not stop when told", "time_limit", seconds=seconds)
 
@@ -220,3 +244,171 @@ def _printed(file) -> str:
     if len(text) > user.MAX_PRINTED or size > 4 * user.MAX_PRINTED:
         text = text[:user.MAX_PRINTED] + f"\n... (cut: {size:,} bytes written in all)"
     return text
+
+
+class Evaluator:
+    """Your h in a process of its own that runs nothing else, for a checker that never runs your code (check-heuristic
+    and grading: what the code does to its own process cannot reach the verdict). The child compiles the code for
+    `puzzle` (a fork: it has the puzzle already), checks h at the goal, then answers `values(states)`: h of each,
+    every value checked there (user.py) and again here. The time counts from the start; past `seconds` the child is
+    ended and SearchLimit raised; a child that ends is a UserCodeError saying how."""
+
+    def __init__(self, puzzle, code: str, function: str = user.DEFAULT_FUNCTION, filename: str = user.CODE_NAME,
+                 seconds: float = DEFAULT_SECONDS):
+        import tempfile
+        from multiprocessing.connection import Pipe
+
+        self.seconds = seconds
+        self.format = puzzle.format
+        self._encode = _state_codec(puzzle)[0]
+        self.started = time.monotonic()
+        self.printed = tempfile.TemporaryFile()
+        self.conn, theirs = Pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: never returns
+            self.conn.close()
+            _evaluate_in_child(puzzle, code, function, filename, theirs, self.printed.fileno())
+        theirs.close()
+        self.closed = False
+        self._answer()  # ready, or the code's error
+
+    def values(self, states: list) -> list[int]:
+        """h of each state (JSON-able states: tuples travel as lists)."""
+        if not states:
+            return []
+        self.conn.send_bytes(self._encode(states))
+        found = self._answer()
+        if not isinstance(found, list) or len(found) != len(states):
+            raise UserCodeError("the process running your heuristic answered something else than its values",
+                                reason="ended", how="answered something else")
+        for value, state in zip(found, states, strict=True):
+            if type(value) is not int or value < 0:  # checked in the child too: this is the one that counts
+                board = self.format(tuple(state) if isinstance(state, list) else state)
+                raise UserCodeError(f"your heuristic returned {str(value)[:40]} on the board {board}, not a whole "
+                                    "number of at least 0", reason="bad_value", value=str(value)[:40],
+                                    type=type(value).__name__, board=board, line=None, file=None)
+        return found
+
+    def _answer(self):
+        """The child's next message: its values (or None when ready); raises its error, the time limit, or how it
+        ended."""
+        from multiprocessing.connection import wait
+
+        while True:
+            left = self.started + self.seconds - time.monotonic()
+            if left <= 0:
+                self.close()
+                raise SearchLimit(f"stopped after {self.seconds:g} s (the time limit) while your heuristic was "
+                                  "running", reason="time_limit", seconds=self.seconds)
+            if wait([self.conn], min(POLL_S, left)):
+                try:
+                    message = json.loads(self.conn.recv_bytes(MAX_MESSAGE))
+                except (EOFError, OSError, ValueError):
+                    message = None
+                if isinstance(message, dict) and "values" in message:
+                    return message["values"]
+                if isinstance(message, dict) and isinstance(message.get("error"), dict):
+                    error = message["error"]
+                    self.close()
+                    details = error.get("details") if isinstance(error.get("details"), dict) else {}
+                    raise UserCodeError(str(error.get("message"))[:2000], reason=str(error.get("reason", "failed")),
+                                        **{str(k): v for k, v in details.items()})
+                if message is not None:
+                    self.close()
+                    raise UserCodeError("the process running your heuristic sent something else than values",
+                                        reason="ended", how="sent something else")
+            ended = _ended(self.pid)
+            if ended is not None:
+                self.closed = True
+                how = _died(ended)["error"]["details"]["how"]
+                raise UserCodeError(f"the process running your heuristic {how} before answering", reason="ended",
+                                    how=how)
+
+    def close(self) -> str:
+        """End the child (and anything it started); what it printed."""
+        if not self.closed:
+            self.closed = True
+            _end(self.pid)
+            self.conn.close()
+        return _printed(self.printed) if not self.printed.closed else ""
+
+
+def _evaluate_in_child(puzzle, code, function, filename, conn, printed_fd) -> None:
+    """The evaluator's child: the code compiled and checked at the goal, then h of each state it is sent, until the
+    pipe closes; its errors are sent as they would be answered."""
+    status = 0
+    try:
+        os.setpgid(0, 0)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        _die_with_parent()
+        os.dup2(printed_fd, 1)
+        sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - the process's own stdout, for its whole life
+        user.contain_interrupts()
+        decode = _state_codec(puzzle)[1]
+        try:
+            heuristic = user.user_heuristic(puzzle, code, function, filename=filename)
+            conn.send_bytes(_dumps({"values": None}).encode())
+            while True:
+                try:
+                    states = conn.recv_bytes(MAX_MESSAGE)
+                except (EOFError, OSError):
+                    break
+                found = [heuristic(state) for state in decode(states)]
+                sys.stdout.flush()
+                conn.send_bytes(_dumps({"values": found}).encode())
+        except SlideLabError as e:
+            conn.send_bytes(_dumps({"error": e.as_dict()}).encode())
+    except BaseException:
+        status = 1
+    finally:
+        try:
+            sys.stdout.flush()
+        except BaseException:
+            pass
+        os._exit(status)
+
+
+def _state_codec(puzzle):
+    """(encode, decode) of a list of states on the evaluator's pipe: a sliding position as one byte a cell, a token
+    position (an int) as JSON."""
+    if puzzle.kind == "sliding" and puzzle.size <= 256:
+        size = puzzle.size
+
+        def encode(states):
+            return b"".join(map(bytes, states))
+
+        def decode(data):
+            return [tuple(data[i:i + size]) for i in range(0, len(data), size)]
+
+        return encode, decode
+    return (lambda states: _dumps(states).encode()), json.loads
+
+
+class IsolatedHeuristic:
+    """An Estimator whose values come from an Evaluator: a checker or a search that uses it never runs the code. Values
+    are kept, so a position is asked once; `many(states)` asks for many in one exchange (check.py's values)."""
+
+    kernel = None
+
+    def __init__(self, evaluator: Evaluator, filename: str = user.CODE_NAME, name: str = user.NAME):
+        self.evaluator = evaluator
+        self.filename = filename
+        self.name = name
+        self.known: dict = {}
+
+    def __call__(self, state) -> int:
+        value = self.known.get(state)
+        if value is None:
+            value = self.known[state] = self.evaluator.values([state])[0]
+        return value
+
+    def many(self, states: list) -> list[int]:
+        known = self.known
+        missing = [state for state in states if state not in known]
+        for start in range(0, len(missing), BATCH):
+            part = missing[start:start + BATCH]
+            known.update(zip(part, self.evaluator.values(part), strict=True))
+        return [known[state] for state in states]

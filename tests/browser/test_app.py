@@ -410,6 +410,7 @@ def test_a_phone_wide_page_never_scrolls_sideways(browser, base_url: str, link: 
     context = browser.new_context(viewport={"width": 360, "height": 740})
     page = context.new_page()
     page.goto(base_url + link)
-    expect(page.locator("#compare .compare-table tbody tr").first).to_be_attached()
+    # Compare's rows come with the solver's catalogue (api.describe()), once it has started
+    expect(page.locator("#compare .compare-table tbody tr").first).to_be_attached(timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()

@@ -118,14 +118,18 @@ def check_steps(puzzle, heuristic, limits=None, rng=None, examples: int = 0):
 
 
 def _complete(puzzle, heuristic, limits, tally):
-    """Breadth-first from the goal, three layers kept (explore.py's frontier search), h kept for those layers."""
+    """Breadth-first from the goal, three layers kept (explore.py's frontier search), h kept for those layers. h is
+    asked of each new layer's positions all at once, when the layer is complete (`values`: an isolated heuristic
+    answers a whole layer in one exchange); the moves into it wait for those values to be tallied."""
     meter = Meter(limits, Stats(stored=1))
     stats = meter.stats
     children_of = puzzle.children
-    before, layer = {}, {puzzle.goal: heuristic(puzzle.goal)}
+    before, layer = {}, dict(zip([puzzle.goal], values(heuristic, [puzzle.goal]), strict=True))
     distance = 0
     while layer:
         following: dict = {}
+        waiting = []  # (from, to, h(from)) of the moves into the next layer
+        wait = waiting.append
         for state, h in layer.items():
             tally.position(state, h, distance)
             stats.expanded += 1
@@ -135,12 +139,15 @@ def _complete(puzzle, heuristic, limits, tally):
                 if h_child is None:
                     h_child = layer.get(child)
                     if h_child is None:
-                        h_child = following.get(child)
-                        if h_child is None:
-                            h_child = following[child] = heuristic(child)
+                        following[child] = None
+                        wait((state, child, h))
+                        continue
                 tally.move(state, child, h, h_child)
             if not stats.expanded % CHECK_EVERY and meter.due(stats.expanded, len(layer) + len(following)):
                 yield meter.progress(len(before) + len(layer) + len(following), depth=distance)
+        following = dict(zip(following, values(heuristic, list(following)), strict=True))
+        for state, child, h in waiting:
+            tally.move(state, child, h, following[child])
         stats.stored = max(stats.stored, len(before) + len(layer) + len(following))
         before, layer = layer, following
         distance += 1
@@ -148,6 +155,13 @@ def _complete(puzzle, heuristic, limits, tally):
     answer = tally.report(puzzle, True, heuristic.name)
     answer["stats"] = stats.as_dict()
     return answer
+
+
+def values(heuristic, states: list) -> list:
+    """h of each state: in one exchange where the heuristic answers many at once (`many`: an isolated heuristic,
+    supervised.py), else one call each."""
+    many = getattr(heuristic, "many", None)
+    return many(states) if many is not None else [heuristic(state) for state in states]
 
 
 def _sample(puzzle, heuristic, limits, rng, tally):
@@ -176,13 +190,16 @@ def _sample(puzzle, heuristic, limits, rng, tally):
                 state = puzzle.apply(state, move)
             known.append((state, length - step))
         limits.check(stats.expanded, time.perf_counter())
-    for state, distance in known:
-        h = heuristic(state)
+    kids = [puzzle.children(state) for state, _ in known]
+    asked = dict.fromkeys([state for state, _ in known] + [child for children in kids for child in children])
+    h_of = dict(zip(asked, values(heuristic, list(asked)), strict=True))
+    for (state, distance), children in zip(known, kids, strict=True):
+        h = h_of[state]
         tally.position(state, h, distance)
         stats.expanded += 1
-        for child in puzzle.children(state):
+        for child in children:
             stats.generated += 1
-            tally.move(state, child, h, heuristic(child))
+            tally.move(state, child, h, h_of[child])
         if not stats.expanded % 256 and meter.due(stats.expanded):
             yield meter.progress(stats.expanded, depth=distance)
     stats.stored = len(known)
