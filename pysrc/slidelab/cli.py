@@ -19,7 +19,7 @@ import re
 import signal
 import sys
 
-from . import api
+from . import api, cli_course
 from . import compare as compare_runs
 from .errors import SlideLabError, exit_status
 from .heuristics import HEURISTICS
@@ -189,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--max-seconds", type=float, help="give up after this many seconds (default for your own code: "
                        "an hour)")
     check.add_argument("--json", action="store_true", help="print one JSON object")
+    cli_course.add_parsers(sub)
     pdb = sub.add_parser(
         "pdb", help="build the pattern databases for a board shape",
         description="Build (once) the pattern-database tables for boards of a shape, with the goal's blank in a "
@@ -839,6 +840,8 @@ def main(argv=None) -> int:
 def _command(args) -> int:
     if args.command == "batch":
         return _batch(args)
+    if args.command in ("exercise", "grade"):
+        return cli_course.run(args)
     try:
         request = _request(args) if args.command != "pdb" else {}
         if args.command == "check-heuristic":

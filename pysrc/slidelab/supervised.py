@@ -250,8 +250,9 @@ class Evaluator:
     """Your h in a process of its own that runs nothing else, for a checker that never runs your code (check-heuristic
     and grading: what the code does to its own process cannot reach the verdict). The child compiles the code for
     `puzzle` (a fork: it has the puzzle already), checks h at the goal, then answers `values(states)`: h of each,
-    every value checked there (user.py) and again here. The time counts from the start; past `seconds` the child is
-    ended and SearchLimit raised; a child that ends is a UserCodeError saying how."""
+    every value checked there (user.py) and again here. The time the child takes to answer is counted (the checker's
+    own time between two questions is not); past `seconds` in all the child is ended and SearchLimit raised; a
+    child that ends is a UserCodeError saying how."""
 
     def __init__(self, puzzle, code: str, function: str = user.DEFAULT_FUNCTION, filename: str = user.CODE_NAME,
                  seconds: float = DEFAULT_SECONDS):
@@ -259,9 +260,9 @@ class Evaluator:
         from multiprocessing.connection import Pipe
 
         self.seconds = seconds
+        self.used = 0.0  # seconds spent waiting for the child's answers
         self.format = puzzle.format
         self._encode = _state_codec(puzzle)[0]
-        self.started = time.monotonic()
         self.printed = tempfile.TemporaryFile()
         self.conn, theirs = Pipe()
         sys.stdout.flush()
@@ -296,8 +297,15 @@ class Evaluator:
         ended."""
         from multiprocessing.connection import wait
 
+        asked = time.monotonic()
+        try:
+            return self._wait(wait, asked)
+        finally:
+            self.used += time.monotonic() - asked
+
+    def _wait(self, wait, asked: float):
         while True:
-            left = self.started + self.seconds - time.monotonic()
+            left = asked + self.seconds - self.used - time.monotonic()
             if left <= 0:
                 self.close()
                 raise SearchLimit(f"stopped after {self.seconds:g} s (the time limit) while your heuristic was "

@@ -1,0 +1,269 @@
+"""Exercises and grading: the format (read, refused with the field, data only), the shipped exercises' right
+answers, hand-ins graded afresh (code that loops, ends, patches the checker or is missing), the CLI's exercise and
+grade."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from slidelab import cli
+from slidelab.exercises import ExerciseError, make_handin, read_exercise, read_handin, shipped, shipped_text
+from slidelab.exercises.format import HANDIN_VERSION, schema
+from slidelab.exercises.grade import grade_all, grade_handin, truths
+from slidelab.heuristics.examples import source
+
+ROOT = Path(__file__).resolve().parents[1]
+MISBEHAVING = ROOT / "tests" / "data" / "misbehaving"
+FORGING = ROOT / "tests" / "data" / "forging"
+
+SMALL = """
+format = 1
+id = "small"
+title = { en = "A small exercise", ja = "小さな演習" }
+[positions]
+near = "1 2 3/4 0 6/7 5 8"
+far = "8 6 7/2 5 4/3 0 1"
+
+[[tasks]]
+id = "length"
+kind = "measure"
+title = { en = "Length?" }
+position = "far"
+algorithm = "idastar"
+heuristic = "manhattan"
+quantity = "length"
+
+[[tasks]]
+id = "pick"
+kind = "predict"
+title = { en = "Pick" }
+answer = "b"
+choices = [{ id = "a", text = { en = "A" } }, { id = "b", text = { en = "B" } }]
+
+[[tasks]]
+id = "yours"
+kind = "heuristic"
+title = { en = "Yours" }
+max_seconds = 8
+criteria = [
+  { check = "admissible", points = 2 },
+  { check = "consistent" },
+  { check = "nodes", algorithm = "astar", positions = ["far"], at_most = 6744 },
+  { check = "informed", reference = "misplaced" },
+]
+"""
+
+
+@pytest.fixture(scope="module")
+def small():
+    return read_exercise(SMALL)
+
+
+def handin(exercise, code=None, answers=None, student="S"):
+    return json.dumps(make_handin(exercise, student, answers or {}, {"yours": code} if code else {}, "test"))
+
+
+def test_every_shipped_exercise_reads_and_speaks_english_and_japanese():
+    assert shipped() == ["astar-8-puzzle", "bidirectional-search", "hardest-8-puzzle"]
+    for name in shipped():
+        exercise = read_exercise(shipped_text(name))
+        assert exercise.id == name
+        assert {"en", "ja"} <= set(exercise.title) and {"en", "ja"} <= set(exercise.text)
+        for task in exercise.tasks:
+            assert {"en", "ja"} <= set(task.title), (name, task.id)
+            for choice in task.choices:
+                assert {"en", "ja"} <= set(choice.text), (name, task.id, choice.id)
+
+
+def test_the_shipped_exercises_right_answers_are_the_engines():
+    assert truths(read_exercise(shipped_text("astar-8-puzzle"))) == {
+        "length": 25, "expanded-h0": 147_132, "expanded-misplaced": 18_575, "expanded-manhattan": 875,
+        "no-answer": 181_440}
+    assert truths(read_exercise(shipped_text("bidirectional-search"))) == {
+        "length": 31, "bfs-expanded": 181_380, "bidirectional-expanded": 10_068, "bidirectional-stored": 15_973}
+    assert truths(read_exercise(shipped_text("hardest-8-puzzle"))) == {
+        "positions": 181_440, "farthest": 31, "how-many-farthest": 2, "candidate": 31}
+
+
+@pytest.mark.parametrize(("change", "field", "reason"), [
+    (lambda t: t.replace('format = 1', 'format = 2'), "format", "reads exercises of format 1"),
+    (lambda t: t.replace('kind = "measure"', 'kind = "guess"'), "tasks[0].kind", "must be one of"),
+    (lambda t: t.replace('position = "far"', 'position = "nowhere"'), "tasks[0].position", "names no position"),
+    (lambda t: t.replace('answer = "b"', 'answer = "c"'), "tasks[1].answer", "one of the choices"),
+    (lambda t: t.replace('{ check = "consistent" }', '{ check = "consistant" }'), "tasks[2].criteria[1].check",
+     "must be one of"),
+    (lambda t: t.replace('at_most = 6744', 'at_most = "many"'), "tasks[2].criteria[2].at_most", "whole number"),
+    (lambda t: t.replace('title = { en = "Pick" }', 'title = { ja = "選ぶ" }'), "tasks[1].title", "English"),
+    (lambda t: t.replace('id = "small"', 'id = "Small One"'), "id", "lower-case"),
+    (lambda t: t.replace('quantity = "length"', 'quantity = "length"\ncolour = "red"'), "tasks[0].colour",
+     "not a field"),
+    (lambda t: t.replace('id = "pick"', 'id = "length"'), "tasks", "two tasks have the id 'length'"),
+])
+def test_a_malformed_exercise_is_refused_with_its_field_and_reason_by_the_reader_and_the_schema(change, field,
+                                                                                                reason):
+    jsonschema = pytest.importorskip("jsonschema")
+    import tomllib
+
+    text = change(SMALL)
+    with pytest.raises(ExerciseError) as refused:
+        read_exercise(text)
+    assert str(refused.value).startswith(f"{field}: ") and reason in str(refused.value)
+    if field not in ("tasks", "tasks[0].position", "tasks[1].answer"):  # references are beyond a JSON Schema
+        assert list(jsonschema.Draft202012Validator(schema()).iter_errors(tomllib.loads(text)))
+
+
+def test_the_schema_in_the_docs_is_current_and_every_exercise_meets_it():
+    jsonschema = pytest.importorskip("jsonschema")
+    import tomllib
+
+    assert json.loads((ROOT / "docs" / "exercise.schema.json").read_text()) == schema()
+    validator = jsonschema.Draft202012Validator(schema())
+    for text in [SMALL] + [shipped_text(name) for name in shipped()]:
+        assert not list(validator.iter_errors(tomllib.loads(text)))
+
+
+def test_the_docs_describe_every_field_of_the_format():
+    reference = (ROOT / "docs" / "exercises.md").read_text()
+    found = schema()
+    fields = set(found["properties"])
+    for task in found["properties"]["tasks"]["items"]["oneOf"]:
+        fields |= set(task["properties"])
+        fields |= set(task["properties"].get("criteria", {}).get("items", {}).get("properties", {}))
+    missing = sorted(f for f in fields if f"`{f}`" not in reference)
+    assert not missing, missing
+
+
+def test_a_toml_error_names_its_line():
+    with pytest.raises(ExerciseError, match=r"at line 3"):
+        read_exercise('format = 1\nid = "x"\ntitle = {en = \n')
+
+
+def test_opening_an_exercise_runs_no_code(tmp_path):
+    marker = tmp_path / "ran"
+    text = SMALL.replace('max_seconds = 8', f'max_seconds = 8\nstarter = "open({str(marker)!r}, \\"w\\")"')
+    exercise = read_exercise(text)
+    assert "open(" in exercise.tasks[2].starter and not marker.exists()
+    assert cli.main(["exercise", str(_write(tmp_path, text))]) == 0 and not marker.exists()
+
+
+def _write(folder: Path, text: str, name: str = "ex.toml") -> Path:
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def test_a_hand_in_is_graded_afresh_task_by_task(small):
+    right = truths(small)
+    assert right == {"length": 31}
+    row = grade_handin(small, handin(small, source("manhattan"), {"length": 31, "pick": "a"}), "a.json", right)
+    tasks = row["tasks"]
+    assert row["ok"] and row["total"] == 1 + 5 and row["max"] == 7
+    assert tasks["length"]["status"] == "right" and tasks["pick"]["status"] == "wrong"
+    assert [c["passed"] for c in tasks["yours"]["criteria"]] == [True, True, True, True]
+    assert tasks["yours"]["criteria"][2]["detail"] == "6,744 nodes expanded by astar (at most 6,744)"
+    forged = json.loads(handin(small, source("misplaced"), {"length": 30}))
+    forged["grades"] = {"total": 7}  # what a file says of itself is never read
+    row = grade_handin(small, json.dumps(forged), "b.json", right)
+    assert row["total"] == 2 + 1 + 1  # admissible, consistent, informed; too many nodes
+    assert row["tasks"]["yours"]["criteria"][2]["detail"] == "more than 6,744 nodes expanded by astar"
+
+
+def test_an_overestimating_heuristic_loses_its_points_with_the_board(small):
+    row = grade_handin(small, handin(small, source("twice_manhattan")), "c.json", {})
+    yours = row["tasks"]["yours"]
+    assert yours["status"] == "partly" and yours["points"] == 2  # nodes and informed
+    assert yours["board"] == "5 7 4/8 0 2/6 3 1" and "overestimates on 157,176 positions" in yours["detail"]
+
+
+@pytest.mark.parametrize(("name", "status", "words"), [
+    ("bare_except_loop", "failed", "stopped after 2 s (the time limit)"),
+    ("os_exit", "failed", "ended with exit status 0"),
+    ("exit", "failed", "called sys.exit(0)"),
+    ("negative", "failed", "returned -1"),
+])
+def test_code_that_hangs_or_ends_fails_its_task_alone(name, status, words):
+    small = read_exercise(SMALL.replace("max_seconds = 8", "max_seconds = 2"))
+    row = grade_handin(small, handin(small, (MISBEHAVING / f"{name}.py").read_text(), {"length": 31}), "d", {
+        "length": 31})
+    assert row["ok"] and row["tasks"]["length"]["points"] == 1
+    assert row["tasks"]["yours"]["status"] == status and words in row["tasks"]["yours"]["detail"]
+
+
+@pytest.mark.parametrize("name", ["patches_json", "patches_checker"])
+def test_code_that_patches_the_checker_is_graded_as_it_is(small, name):
+    row = grade_handin(small, handin(small, (FORGING / f"{name}.py").read_text()), "e", {})
+    criteria = {c["check"]: c["passed"] for c in row["tasks"]["yours"]["criteria"]}
+    assert criteria["admissible"] is False and criteria["consistent"] is False
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("not json", "damaged"),
+    (json.dumps({"format": "slidelab-hand-in", "version": HANDIN_VERSION + 1}), "newer version"),
+    (json.dumps({"format": "slidelab-hand-in", "version": 1, "exercise": "other", "student": "x", "answers": {},
+                 "code": {}}), "another exercise"),
+])
+def test_a_file_that_is_not_a_hand_in_of_this_exercise_is_a_row_of_its_own(small, text, words):
+    row = grade_handin(small, text, "f.json", {})
+    assert row["ok"] is False and words in row["error"] and row["total"] == 0
+    with pytest.raises(ExerciseError):
+        read_handin(text, small)
+
+
+def test_many_hand_ins_on_two_workers_give_the_rows_of_one(small):
+    files = [(f"{n}.json", handin(small, source(n), student=n)) for n in ("manhattan", "misplaced", "twice_manhattan")]
+    files.append(("exits.json", handin(small, (MISBEHAVING / "os_exit.py").read_text(), student="exits")))
+    files.append(("junk.json", "{"))
+
+    def by_file(rows):
+        return {r["file"]: (r["total"], r.get("error")) for r in rows}
+
+    one = by_file(grade_all(small, files, 1))
+    assert by_file(grade_all(small, files, 2)) == one
+    assert {name: total for name, (total, _) in one.items()} == {
+        "manhattan.json": 5, "misplaced.json": 4, "twice_manhattan.json": 2, "exits.json": 0, "junk.json": 0}
+
+
+def test_the_command_line_exercise_and_grade(tmp_path, capsys):
+    assert cli.main(["exercise"]) == 0
+    assert "astar-8-puzzle: A* and its heuristics on the 8-puzzle" in capsys.readouterr().out
+    assert cli.main(["exercise", "astar-8-puzzle", "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("8パズルで A* とヒューリスティックを比べる (astar-8-puzzle, 11 points)")
+    assert "zero: h = 0" in out and "answer: a choice (--set fewest=ID)" in out
+    exercise = _write(tmp_path, SMALL)
+    mine = tmp_path / "mine.json"
+    code = tmp_path / "h.py"
+    code.write_text(source("manhattan"))
+    assert cli.main(["exercise", str(exercise), "--answer", str(code), "--set", "length=31", "--set", "pick=b",
+                     "--student", "Ann", "--hand-in", str(mine)]) == 0
+    out = capsys.readouterr().out
+    assert "length: 1/1 right: answered 31" in out and "total: 7/7" in out
+    theirs = tmp_path / "theirs.json"
+    theirs.write_text(handin(read_exercise(SMALL), source("twice_manhattan"), {"length": 30}, "Bob"))
+    (tmp_path / "junk.json").write_text("junk")
+    files = [str(mine), str(theirs), str(tmp_path / "junk.json")]
+    assert cli.main(["grade", str(exercise), *files, "--workers", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["student", "length", "pick", "yours", "total", "problem"]
+    assert re.match(r"Ann\s+1\s+1\s+5\s+7/7\s*$", lines[2])
+    assert re.match(r"Bob\s+0\s+0\s+2\s+2/7\s+length: answered 30 \(the engine finds 31\)$", lines[3])
+    assert "junk.json" in lines[1] and "damaged" in lines[1]
+    assert cli.main(["grade", str(exercise), *files, "--csv"]) == 0
+    csv_lines = capsys.readouterr().out.splitlines()
+    assert csv_lines[0] == "student,file,length,pick,yours,total,max,problem"
+    assert csv_lines[2].startswith(f"Ann,{mine},1,1,5,7,7,")
+    assert cli.main(["grade", str(exercise), str(mine), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["rows"][0]["total"] == 7 and answer["exercise"] == "small"
+
+
+def test_the_command_line_refuses_a_broken_exercise_with_its_field(tmp_path, capsys):
+    broken = _write(tmp_path, SMALL.replace('kind = "measure"', 'kind = "guess"'))
+    assert cli.main(["exercise", str(broken)]) == 2
+    assert "tasks[0].kind: must be one of measure, predict, heuristic" in capsys.readouterr().err
+    assert cli.main(["exercise", "no-such-exercise"]) == 2
+    assert "no exercise 'no-such-exercise'" in capsys.readouterr().err
