@@ -22,6 +22,7 @@ SMOKE = {
     "bench_cli.py": (["--runs", "1"], "python -c pass"),
     "bench_dask_explore.py": (["2x3", "--workers", "1"], "worker(s)"),
     "bench_explore_scale.py": (["2x3"], "positions"),
+    "bench_grade.py": (["--students", "3", "--looping", "1", "--max-seconds", "1"], "tables equal"),
     "bench_heuristics.py": (["--runs", "1", "--max-seconds", "0.5"], "quick"),
     "bench_korf.py": (["--ids", "79"], "79"),
     "bench_parallel.py": (["--runs", "1", "--korf", "79"], "79"),

@@ -13,7 +13,7 @@ from pathlib import Path
 from . import __version__
 from .errors import SlideLabError
 from .exercises import Exercise, ExerciseError, make_handin, read_exercise, shipped, shipped_text
-from .exercises.format import say
+from .exercises.format import described, say
 
 EXIT_OK, EXIT_INVALID = 0, 2
 MAX_FILE = 5_000_000  # bytes of an exercise or a hand-in read
@@ -109,7 +109,7 @@ def _exercise(args) -> int:
         if args.hand_in:
             raise _Refused("--hand-in saves your answers: give them with --answer or --set")
         if args.json:
-            print(json.dumps(_described(exercise)))
+            print(json.dumps(described(exercise)))
         else:
             _print_exercise(exercise, language)
         return EXIT_OK
@@ -164,25 +164,6 @@ def _number(value: str, item: str):
     except ValueError:
         raise _Refused(f"--set {item[:60]}: the answer to a measure task is a number") from None
     return int(number) if number.is_integer() else number
-
-
-def _described(exercise: Exercise) -> dict:
-    """An exercise as JSON (what `exercise --json` prints)."""
-    return {"ok": True, "id": exercise.id, "title": exercise.title, "text": exercise.text, "puzzle": exercise.puzzle,
-            "goal": exercise.goal, "positions": exercise.positions, "max_points": exercise.max_points,
-            "tasks": [_described_task(task) for task in exercise.tasks]}
-
-
-def _described_task(task) -> dict:
-    described = {"id": task.id, "kind": task.kind, "title": task.title, "text": task.text, "points": task.max_points}
-    if task.position:
-        described["position"] = task.position
-    if task.kind == "predict":
-        described["choices"] = [{"id": c.id, "text": c.text} for c in task.choices]
-    if task.kind == "heuristic":
-        described.update(starter=task.starter, function=task.function,
-                         criteria=[dict(c.__dict__, positions=list(c.positions)) for c in task.criteria])
-    return described
 
 
 def _print_exercise(exercise: Exercise, language: str) -> None:

@@ -141,6 +141,8 @@ def compare_rows(page: Page) -> list[dict]:
 
 
 def set_runs(page: Page, runs: list[tuple[str, str | None]]) -> None:
+    # the default pairs come with the solver's catalogue: wait for it, or they would arrive after the list is emptied
+    expect(page.locator("#compare .add-run")).to_be_enabled(timeout=60_000)
     while page.locator("#compare tbody button[data-remove]").count():
         page.locator("#compare tbody button[data-remove]").first.click()
     expect(page.locator("#compare .start")).to_be_disabled()  # nothing to compare

@@ -313,6 +313,26 @@ def say(texts: dict, language: str) -> str:
     return texts.get(language) or texts.get(language.split("-")[0]) or texts.get("en", "")
 
 
+def described(exercise: Exercise) -> dict:
+    """An exercise as JSON, for the command line's `exercise --json` and the page: its texts in every language,
+    its positions and its tasks (never the right answers of predict tasks: a student's page holds this)."""
+    return {"ok": True, "id": exercise.id, "title": exercise.title, "text": exercise.text, "puzzle": exercise.puzzle,
+            "goal": exercise.goal, "positions": exercise.positions, "max_points": exercise.max_points,
+            "tasks": [_described_task(task) for task in exercise.tasks]}
+
+
+def _described_task(task) -> dict:
+    described = {"id": task.id, "kind": task.kind, "title": task.title, "text": task.text, "points": task.max_points}
+    if task.position:
+        described["position"] = task.position
+    if task.kind == "predict":
+        described["choices"] = [{"id": c.id, "text": c.text} for c in task.choices]
+    if task.kind == "heuristic":
+        described.update(starter=task.starter, function=task.function,
+                         criteria=[dict(c.__dict__, positions=list(c.positions)) for c in task.criteria])
+    return described
+
+
 # ---- hand-ins ----
 
 HANDIN_MARK = "slidelab-hand-in"

@@ -1,0 +1,105 @@
+"""Grading a class: N hand-ins of an 8-puzzle heuristic task (each proved over all 181,440 positions and searched on
+5 positions), some looping, one inadmissible, graded by `slidelab grade` on one worker and on two, in the same run
+(docs/benchmarks.md, "Grading a class").
+
+    .venv/bin/python bench/bench_grade.py [--students 30] [--looping 2] [--max-seconds 10] [--workers 2]
+
+Prints the wall time of each run, their ratio, the rows' totals (the two tables must be equal) and how the time
+splits: the right answers found once, then each hand-in's h evaluated in its own process and checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "pysrc"))
+
+from slidelab.exercises import make_handin, read_exercise  # noqa: E402
+from slidelab.heuristics.examples import source  # noqa: E402
+
+EXERCISE = """
+format = 1
+id = "bench-grade"
+title = {{ en = "Grading a class" }}
+[positions]
+a = "8 6 7/2 5 4/3 0 1"
+b = "6 4 7/8 5 0/3 2 1"
+c = "7 8 2/6 3 4/5 0 1"
+d = "0 8 2/3 4 5/1 7 6"
+e = "1 3 6/4 0 8/7 2 5"
+
+[[tasks]]
+id = "yours"
+kind = "heuristic"
+title = {{ en = "Yours" }}
+max_seconds = {seconds}
+criteria = [
+  {{ check = "admissible", points = 2 }},
+  {{ check = "consistent" }},
+  {{ check = "nodes", algorithm = "astar", positions = ["a", "b", "c", "d", "e"], at_most = 40000 }},
+  {{ check = "informed", reference = "misplaced" }},
+]
+"""
+LOOPING = "def h(board):\n    while True:\n        try:\n            while True:\n                pass\n" \
+          "        except:  # noqa: E722\n            pass\n"
+KINDS = ["manhattan", "misplaced", "sometimes_manhattan"]
+
+
+def hand_ins(folder: Path, exercise, students: int, looping: int) -> list[str]:
+    paths = []
+    for n in range(students):
+        if n < looping:
+            code = LOOPING
+        elif n == looping:
+            code = source("twice_manhattan")
+        else:
+            code = source(KINDS[n % len(KINDS)]) + f"\n# student {n}\n"
+        path = folder / f"student{n:02}.json"
+        path.write_text(json.dumps(make_handin(exercise, f"student {n:02}", {}, {"yours": code}, "bench")))
+        paths.append(str(path))
+    return paths
+
+
+def grade(exercise_file: Path, paths: list[str], workers: int) -> tuple[float, list]:
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "slidelab", "grade", str(exercise_file), *paths, "--workers",
+                           str(workers), "--json"], capture_output=True, text=True, cwd=ROOT, check=True,
+                          env={"PYTHONPATH": str(ROOT / "pysrc"), "PATH": "/usr/bin:/bin"})
+    return time.perf_counter() - started, json.loads(done.stdout)["rows"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, default=30)
+    parser.add_argument("--looping", type=int, default=2)
+    parser.add_argument("--max-seconds", type=float, default=10)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    text = EXERCISE.format(seconds=args.max_seconds)
+    exercise = read_exercise(text)
+    with tempfile.TemporaryDirectory() as folder:
+        exercise_file = Path(folder) / "bench-grade.toml"
+        exercise_file.write_text(text)
+        paths = hand_ins(Path(folder), exercise, args.students, args.looping)
+        one_s, one = grade(exercise_file, paths, 1)
+        many_s, many = grade(exercise_file, paths, args.workers)
+    totals = [(row["student"], row["total"]) for row in one]
+    same = totals == [(row["student"], row["total"]) for row in many]
+    print(f"{args.students} hand-ins ({args.looping} looping, each stopped at {args.max_seconds:g} s of its code; "
+          "1 inadmissible)")
+    print(f"1 worker: {one_s:.1f} s; {args.workers} workers: {many_s:.1f} s; ratio {many_s / one_s:.2f}; "
+          f"tables {'equal' if same else 'DIFFERENT'}")
+    print("totals: " + ", ".join(f"{total:g}" for _, total in totals))
+    if not same:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
