@@ -32,7 +32,6 @@ DEFAULT_SECONDS = 3600.0  # the time limit of a run of your code that names none
 POLL_S = 0.1  # how often the parent looks at the child and the clock
 _dumps = json.dumps  # bound before any code of yours runs: replacing json.dumps in a child changes nothing here
 MAX_MESSAGE = 1 << 30  # bytes of one message from the child (a trace of 20,000 nodes is a few MB)
-BATCH = 50_000  # positions an isolated heuristic is asked for in one exchange
 
 
 def available() -> bool:
@@ -261,6 +260,7 @@ class Evaluator:
 
         self.seconds = seconds
         self.used = 0.0  # seconds spent waiting for the child's answers
+        self.asked: list | None = None  # the states of the question the child is answering
         self.format = puzzle.format
         self._encode = _state_codec(puzzle)[0]
         self.printed = tempfile.TemporaryFile()
@@ -276,10 +276,24 @@ class Evaluator:
         self._answer()  # ready, or the code's error
 
     def values(self, states: list) -> list[int]:
-        """h of each state (JSON-able states: tuples travel as lists)."""
+        """h of each state."""
+        self.ask(states)
+        return self.take()
+
+    def ask(self, states: list) -> None:
+        """Send the child the states to evaluate; `take` gets their values. One question at a time: the child
+        computes while this process goes on with other work."""
+        if self.asked is not None:
+            raise RuntimeError("the evaluator has a question waiting for its answer")
+        self.asked = states
+        if states:
+            self.conn.send_bytes(self._encode(states))
+
+    def take(self) -> list[int]:
+        """The values of the states of the last `ask`, each checked."""
+        states, self.asked = self.asked, None
         if not states:
             return []
-        self.conn.send_bytes(self._encode(states))
         found = self._answer()
         if not isinstance(found, list) or len(found) != len(states):
             raise UserCodeError("the process running your heuristic answered something else than its values",
@@ -414,9 +428,18 @@ class IsolatedHeuristic:
         return value
 
     def many(self, states: list) -> list[int]:
+        """h of each state, those not known yet asked for in one exchange."""
+        return self.ask(states)()
+
+    def ask(self, states: list):
+        """Ask the evaluating process for h of each state and return at once a function that waits for the values
+        (check.py's layers: the next layer is computed there while this one is tallied here)."""
         known = self.known
-        missing = [state for state in states if state not in known]
-        for start in range(0, len(missing), BATCH):
-            part = missing[start:start + BATCH]
-            known.update(zip(part, self.evaluator.values(part), strict=True))
-        return [known[state] for state in states]
+        missing = list(dict.fromkeys(state for state in states if state not in known))
+        self.evaluator.ask(missing)
+
+        def take() -> list[int]:
+            known.update(zip(missing, self.evaluator.take(), strict=True))
+            return [known[state] for state in states]
+
+        return take

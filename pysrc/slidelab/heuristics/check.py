@@ -118,38 +118,49 @@ def check_steps(puzzle, heuristic, limits=None, rng=None, examples: int = 0):
 
 
 def _complete(puzzle, heuristic, limits, tally):
-    """Breadth-first from the goal, three layers kept (explore.py's frontier search), h kept for those layers. h is
-    asked of each new layer's positions all at once, when the layer is complete (`values`: an isolated heuristic
-    answers a whole layer in one exchange); the moves into it wait for those values to be tallied."""
+    """Breadth-first from the goal, three layers kept (explore.py's frontier search), h kept for those layers. Each
+    layer is made before its values are taken; then h of the next layer is asked for (`asked`) and this layer's
+    positions and moves are tallied: an isolated heuristic computes one layer in its own process while this one
+    tallies the one before and makes the one after. The moves into a layer are tallied when its values come."""
     meter = Meter(limits, Stats(stored=1))
     stats = meter.stats
     children_of = puzzle.children
-    before, layer = {}, dict(zip([puzzle.goal], values(heuristic, [puzzle.goal]), strict=True))
+    before: dict = {}  # state -> h, the layer before
+    states, take = [puzzle.goal], asked(heuristic, [puzzle.goal])
+    waiting: list = []  # (from, to, h(from)): the moves into this layer
     distance = 0
-    while layer:
+    while states:
+        here = dict.fromkeys(states)
+        kids = []
         following: dict = {}
-        waiting = []  # (from, to, h(from)) of the moves into the next layer
+        for state in states:
+            children = children_of(state)
+            kids.append(children)
+            for child in children:
+                if child not in before and child not in here:
+                    following[child] = None
+        layer = dict(zip(states, take(), strict=True))
+        take_next = asked(heuristic, list(following))  # computed there while this layer is tallied here
+        for frm, to, h in waiting:
+            tally.move(frm, to, h, layer[to])
+        waiting = []
         wait = waiting.append
-        for state, h in layer.items():
+        for (state, h), children in zip(layer.items(), kids, strict=True):
             tally.position(state, h, distance)
             stats.expanded += 1
-            for child in children_of(state):
-                stats.generated += 1
+            stats.generated += len(children)
+            for child in children:
                 h_child = before.get(child)
                 if h_child is None:
                     h_child = layer.get(child)
                     if h_child is None:
-                        following[child] = None
                         wait((state, child, h))
                         continue
                 tally.move(state, child, h, h_child)
             if not stats.expanded % CHECK_EVERY and meter.due(stats.expanded, len(layer) + len(following)):
                 yield meter.progress(len(before) + len(layer) + len(following), depth=distance)
-        following = dict(zip(following, values(heuristic, list(following)), strict=True))
-        for state, child, h in waiting:
-            tally.move(state, child, h, following[child])
         stats.stored = max(stats.stored, len(before) + len(layer) + len(following))
-        before, layer = layer, following
+        before, states, take = layer, list(following), take_next
         distance += 1
     meter.finish()
     answer = tally.report(puzzle, True, heuristic.name)
@@ -157,11 +168,19 @@ def _complete(puzzle, heuristic, limits, tally):
     return answer
 
 
+def asked(heuristic, states: list):
+    """A function giving h of each state: at once for a heuristic of this process; an isolated heuristic
+    (supervised.py) is asked now, computes in its own process, and the function waits for its answer."""
+    ask = getattr(heuristic, "ask", None)
+    if ask is not None:
+        return ask(states)
+    found = [heuristic(state) for state in states]
+    return lambda: found
+
+
 def values(heuristic, states: list) -> list:
-    """h of each state: in one exchange where the heuristic answers many at once (`many`: an isolated heuristic,
-    supervised.py), else one call each."""
-    many = getattr(heuristic, "many", None)
-    return many(states) if many is not None else [heuristic(state) for state in states]
+    """h of each state, in one exchange for an isolated heuristic."""
+    return asked(heuristic, states)()
 
 
 def _sample(puzzle, heuristic, limits, rng, tally):
