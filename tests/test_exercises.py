@@ -193,7 +193,7 @@ def test_code_that_hangs_or_ends_fails_its_task_alone(name, status, words):
     assert row["tasks"]["yours"]["status"] == status and words in row["tasks"]["yours"]["detail"]
 
 
-@pytest.mark.parametrize("name", ["patches_json", "patches_checker"])
+@pytest.mark.parametrize("name", ["patches_json", "patches_checker", "writes_to_every_pipe"])
 def test_code_that_patches_the_checker_is_graded_as_it_is(small, name):
     row = grade_handin(small, handin(small, (FORGING / f"{name}.py").read_text()), "e", {})
     criteria = {c["check"]: c["passed"] for c in row["tasks"]["yours"]["criteria"]}
@@ -211,6 +211,30 @@ def test_a_file_that_is_not_a_hand_in_of_this_exercise_is_a_row_of_its_own(small
     assert row["ok"] is False and words in row["error"] and row["total"] == 0
     with pytest.raises(ExerciseError):
         read_handin(text, small)
+
+
+def test_answers_of_any_size_or_kind_are_graded_never_crash(small):
+    right = {"length": 31}
+    for given, status in [(10 ** 400, "wrong"), (31.0, "right"), (float("nan"), "wrong"), ("31", "wrong"),
+                          ([31], "wrong"), (True, "wrong")]:
+        row = grade_handin(small, handin(small, None, {"length": given}), "g", right)
+        assert row["tasks"]["length"]["status"] == status, given
+
+
+def test_a_hand_in_that_writes_into_its_graders_pipes_cannot_forge_its_row(small):
+    code = (FORGING / "writes_to_every_pipe.py").read_text()
+    files = [("forger.json", handin(small, code, student="mallory")),
+             ("good.json", handin(small, source("manhattan"), student="ann"))]
+    rows = {r["file"]: r for r in grade_all(small, files, 2)}
+    assert rows["forger.json"]["student"] == "mallory" and rows["forger.json"]["total"] == 2  # nodes, informed
+    assert rows["good.json"]["total"] == 5
+
+
+def test_an_unknown_reference_or_algorithm_is_refused_when_the_exercise_is_read():
+    with pytest.raises(ExerciseError, match=r"tasks\[2\]\.criteria\[3\]\.reference: must be one of"):
+        read_exercise(SMALL.replace('reference = "misplaced"', 'reference = "manhatan"'))
+    with pytest.raises(ExerciseError, match=r"tasks\[0\]\.algorithm: must be one of"):
+        read_exercise(SMALL.replace('algorithm = "idastar"', 'algorithm = "ida"'))
 
 
 def test_many_hand_ins_on_two_workers_give_the_rows_of_one(small):

@@ -211,7 +211,7 @@ def test_numpy_integers_are_whole_numbers_and_floats_are_not():
     assert answer["ok"] and answer["admissible"] is True and numpy is not None
 
 
-@pytest.mark.parametrize("name", ["patches_json", "patches_checker"])
+@pytest.mark.parametrize("name", ["patches_json", "patches_checker", "writes_to_every_pipe"])
 def test_code_that_patches_the_checker_cannot_forge_its_verdict(name):
     path = ROOT / "tests" / "data" / "forging" / f"{name}.py"
     status, out, err, _ = slidelab("check-heuristic", path, "3x3", "--json")

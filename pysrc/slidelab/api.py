@@ -260,15 +260,17 @@ def _compare_with_shortest(puzzle, answer, limits, compare: bool, searched_s: fl
         return
     started = time.perf_counter()
     seconds = min(VERIFY_SECONDS, max(COMPARE_FLOOR_S, searched_s))
-    if limits.max_seconds is not None:
-        seconds = min(seconds, limits.max_seconds)
-    answer["compare_s"] = round(seconds, 3)
-    try:
-        result = yield from ALGORITHMS["idastar"].start(puzzle, get_heuristic("auto", puzzle),
-                                                         Limits(None, seconds, started), {})
-        shortest = len(result.moves)
-    except (SearchLimit, TooLarge, MissingData):
-        shortest = None
+    if limits.max_seconds is not None:  # within the request's own limit (the page ends a worker past it)
+        seconds = min(seconds, limits.max_seconds - (started - limits.started))
+    answer["compare_s"] = round(max(seconds, 0), 3)
+    shortest = None
+    if seconds > 0:
+        try:
+            result = yield from ALGORITHMS["idastar"].start(puzzle, get_heuristic("auto", puzzle),
+                                                             Limits(None, seconds, started), {})
+            shortest = len(result.moves)
+        except (SearchLimit, TooLarge, MissingData):
+            pass
     answer["shortest_length"] = shortest
     answer["optimal"] = shortest is not None and answer["length"] == shortest
     if shortest is not None and answer["length"] > shortest:

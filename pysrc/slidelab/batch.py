@@ -173,6 +173,14 @@ def _solve_one(request, on_progress=None, should_cancel=None):
 
 
 def _record(position, answer) -> dict:
+    try:
+        return _made_record(position, answer)
+    except (KeyError, TypeError, AttributeError):  # an answer from a process that ran someone's code, made up
+        return _made_record(position, api.error("user_code", "the process running your heuristic answered "
+                                                             "something that is not an answer"))
+
+
+def _made_record(position, answer) -> dict:
     record = {"name": position.name, "board": position.board}
     if answer["ok"]:
         record.update(ok=True, length=answer["length"], optimal=answer["optimal"], moves=answer["moves"],

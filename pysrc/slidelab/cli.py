@@ -878,6 +878,10 @@ def _command(args) -> int:
             elif "trace" in answer:  # what a trace recorded before your heuristic failed or the time ran out
                 printer(answer["trace"])
             _print_printed(answer)
+    except (KeyError, TypeError, AttributeError):  # made up by a process that ran your code (never by slidelab's)
+        print("slidelab: user_code: the process running your heuristic answered something that is not an answer",
+              file=sys.stderr)
+        return EXIT_INVALID
     except BrokenPipeError:  # the reader stopped early (`slidelab trace ... | head`): nothing more to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so that the exit's flush is quiet
     return _say_error(answer) if not answer["ok"] else _exit_code(answer)
@@ -891,6 +895,8 @@ def _compare(request: dict) -> dict:
     if request.pop("algorithm", api.DEFAULT_ALGORITHM) != api.DEFAULT_ALGORITHM:
         return api.error("invalid", "compare names each run's algorithm: --run ALGORITHM:HEURISTIC")
     seconds = request.pop("max_seconds", compare_runs.DEFAULT_SECONDS)
+    if not seconds > 0:
+        return api.error("invalid", "--max-seconds must be a positive number")
     checked = api.check(request)
     if not checked["ok"]:
         return checked

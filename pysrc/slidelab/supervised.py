@@ -68,6 +68,7 @@ def run(call: Callable, request: dict, on_progress=None, should_cancel=None) -> 
     if pid == 0:  # the child: never returns
         mine.close()
         _child(call, request, theirs, printed.fileno(), seconds)
+    _own_group(pid)
     theirs.close()
     try:
         answer = _await(pid, mine, time.monotonic() + seconds + GRACE_S, on_progress, should_cancel)
@@ -96,10 +97,8 @@ def _await(pid: int, conn, deadline: float, on_progress, should_cancel) -> dict 
                 kind, message = _read(conn)
             except (EOFError, OSError, ValueError):  # the child ended (waitpid below says how), or sent nonsense
                 kind, message = "ended", {}
-            if kind == "progress":
-                if on_progress is not None:
-                    on_progress(message)
-                continue
+            if kind == "progress" and on_progress is not None:
+                on_progress(message)
             if kind == "answer":
                 return message
         ended = _ended(pid)
@@ -111,12 +110,39 @@ def _await(pid: int, conn, deadline: float, on_progress, should_cancel) -> dict 
             return _error(Cancelled, "the search was cancelled", "cancelled")
 
 
+def _own_group(pid: int) -> None:
+    """Put a child in a process group of its own (the child does it too: whichever comes first), so that `_end`
+    reaches it and everything it starts."""
+    try:
+        os.setpgid(pid, pid)
+    except OSError:  # done already by the child, or it has ended
+        pass
+
+
+def _keep_only(*fds: int) -> None:
+    """Close every file descriptor this process inherited but 0, 1, 2 and `fds`: code of someone's that runs here
+    must reach no pipe of its parent's (a grading worker's pipe to its driver, say)."""
+    import resource
+
+    try:
+        top = min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1 << 16)
+    except (ValueError, OSError):
+        top = 1 << 12
+    low = 3
+    for fd in sorted(set(fds)):
+        if fd >= low:
+            os.closerange(low, fd)
+            low = fd + 1
+    os.closerange(low, max(top, low))
+
+
 def _child(call, request, conn, printed_fd, seconds) -> None:
     """The child's life: its own process group, stdout into the printed-output file, the user's KeyboardInterrupt and
     sys.exit caught as its failures, the alarm at the limit; answer, then end without running anyone's exit hooks."""
     code = 0
     try:
         os.setpgid(0, 0)
+        _keep_only(conn.fileno(), printed_fd)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's: it ends this process
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         _die_with_parent()
@@ -152,6 +178,10 @@ def _read(conn) -> tuple[str, dict]:
         raise ValueError("not a message of slidelab's")
     if kind == "answer" and not isinstance(message.get("ok"), bool):
         raise ValueError("not an answer")
+    error = message.get("error")
+    if kind == "answer" and message["ok"] is False and not (
+            isinstance(error, dict) and isinstance(error.get("code"), str) and isinstance(error.get("message"), str)):
+        raise ValueError("not an error answer")
     return kind, message
 
 
@@ -199,14 +229,21 @@ def _ended(pid: int) -> int | None:
 
 def _end(pid: int) -> None:
     """Kill the child's process group (the child and every worker it started) and reap the child."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    _end_group(pid)
     try:
         os.waitpid(pid, 0)
     except ChildProcessError:  # reaped already
         pass
+
+
+def _end_group(pid: int) -> None:
+    """Kill a child's process group, and the child itself should it not lead its group yet, without reaping it (a
+    timer's way: its owner reaps it)."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def _died(status: int) -> dict:
@@ -271,7 +308,9 @@ class Evaluator:
         if self.pid == 0:  # the child: never returns
             self.conn.close()
             _evaluate_in_child(puzzle, code, function, filename, theirs, self.printed.fileno())
+        _own_group(self.pid)
         theirs.close()
+        self.said = ""  # what the child printed, once it is closed
         self.closed = False
         self._answer()  # ready, or the code's error
 
@@ -285,9 +324,35 @@ class Evaluator:
         computes while this process goes on with other work."""
         if self.asked is not None:
             raise RuntimeError("the evaluator has a question waiting for its answer")
+        if self.closed:
+            raise SearchLimit("your heuristic's process has ended (its time limit)", reason="time_limit",
+                              seconds=self.seconds)
         self.asked = states
         if states:
-            self.conn.send_bytes(self._encode(states))
+            self._send(self._encode(states))
+
+    def _send(self, data: bytes) -> None:
+        """Send a question; a child that does not read it within the time left is ended (a write blocks until it
+        reads), which is the time limit, and one that has gone is how it ended."""
+        import threading
+
+        left = max(self.seconds - self.used, 0.01)
+        stopper = threading.Timer(left, _end_group, (self.pid,))
+        stopper.start()
+        started = time.monotonic()
+        try:
+            self.conn.send_bytes(data)
+        except OSError:
+            late = time.monotonic() - started >= left
+            self.close()
+            if late:
+                raise SearchLimit(f"stopped after {self.seconds:g} s (the time limit) while your heuristic was "
+                                  "running", reason="time_limit", seconds=self.seconds) from None
+            raise UserCodeError("the process running your heuristic stopped reading before answering",
+                                reason="ended", how="stopped reading") from None
+        finally:
+            stopper.cancel()
+            self.used += time.monotonic() - started
 
     def take(self) -> list[int]:
         """The values of the states of the last `ask`, each checked."""
@@ -343,7 +408,7 @@ class Evaluator:
                                         reason="ended", how="sent something else")
             ended = _ended(self.pid)
             if ended is not None:
-                self.closed = True
+                self.close()
                 how = _died(ended)["error"]["details"]["how"]
                 raise UserCodeError(f"the process running your heuristic {how} before answering", reason="ended",
                                     how=how)
@@ -354,7 +419,8 @@ class Evaluator:
             self.closed = True
             _end(self.pid)
             self.conn.close()
-        return _printed(self.printed) if not self.printed.closed else ""
+            self.said = _printed(self.printed)
+        return self.said
 
 
 def _evaluate_in_child(puzzle, code, function, filename, conn, printed_fd) -> None:
@@ -363,6 +429,7 @@ def _evaluate_in_child(puzzle, code, function, filename, conn, printed_fd) -> No
     status = 0
     try:
         os.setpgid(0, 0)
+        _keep_only(conn.fileno(), printed_fd)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         _die_with_parent()

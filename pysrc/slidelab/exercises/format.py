@@ -17,6 +17,8 @@ from importlib import resources
 from typing import NoReturn
 
 from ..errors import BadRequest
+from ..heuristics import HEURISTICS
+from ..search import ALGORITHMS
 
 FORMAT = 1  # the exercise format this version reads
 HANDIN_VERSION = 1  # the hand-in format this version writes and reads
@@ -172,10 +174,10 @@ def _task(data, path: str, positions: dict) -> Task:
         if position is not None and position not in positions:
             at.fail("position", f"names no position of the exercise ('{position}'; [positions] has "
                                 f"{', '.join(positions) or 'none'})")
-        algorithm = at.text("algorithm", required=quantity in SEARCH_QUANTITIES)
+        algorithm = at.choice("algorithm", tuple(ALGORITHMS), required=quantity in SEARCH_QUANTITIES)
         distance = at.integer("distance", required=quantity == "positions_at_distance")
         task = Task(**common, points=at.number("points", 1), position=position, algorithm=algorithm,
-                    heuristic=at.text("heuristic"), quantity=quantity, distance=distance,
+                    heuristic=at.choice("heuristic", tuple(HEURISTICS)), quantity=quantity, distance=distance,
                     tolerance=at.number("tolerance", 0, positive=False))
         known += ["points", "position", "algorithm", "heuristic", "quantity", "distance", "tolerance"]
     elif kind == "predict":
@@ -226,7 +228,9 @@ def _criterion(data, path: str, positions: dict) -> Criterion:
                               tuple(names), at_most)
         known += ["algorithm", "positions", "at_most"]
     elif check == "informed":
-        criterion = Criterion(check, criterion.points, reference=at.text("reference", required=True))
+        criterion = Criterion(check, criterion.points,
+                              reference=at.choice("reference", tuple(n for n in HEURISTICS if n != "yours"),
+                                                  required=True))
         known += ["reference"]
     at.no_others(known)
     return criterion

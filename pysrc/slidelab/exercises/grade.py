@@ -54,7 +54,7 @@ def _measure(exercise: Exercise, task: Task):
     if board is None:
         board = exercise.goal or next(iter(exercise.positions.values()), None)
     request = exercise.request(board)
-    if board is None:
+    if board is None and exercise.puzzle == "sliding":
         raise ExerciseError(f"task {task.id}: the board to explore is not known: give the exercise a goal")
     answer = api.explore(dict(request, max_seconds=TRUTH_SECONDS))
     if not answer["ok"]:
@@ -102,11 +102,15 @@ def _grade_answer(task: Task, given, right) -> dict:
                     detail=f"chose {str(given)[:40]}")
     if isinstance(right, dict):
         return dict(result, status="failed", detail=f"the engine could not find the answer: {right['error']}")
-    if isinstance(given, bool) or not isinstance(given, (int, float)) or not math.isfinite(given):
+    if isinstance(given, bool) or not isinstance(given, (int, float)) or (isinstance(given, float)
+                                                                          and not math.isfinite(given)):
         return dict(result, status="wrong", detail=f"{str(given)[:40]} is not a number")
-    close = right is not None and abs(given - right) <= task.tolerance
+    if right is None:  # a position that cannot reach the goal has no distance
+        return dict(result, status="wrong", detail=f"answered {str(given)[:40]}; the position cannot reach the goal")
+    close = abs(given - right) <= task.tolerance  # exact for ints of any size
+    shown = f"{given:g}" if isinstance(given, float) else str(given)[:40]
     return dict(result, points=task.points if close else 0, status="right" if close else "wrong",
-                detail=f"answered {given:g}" + ("" if close else f" (the engine finds {right:,})"))
+                detail=f"answered {shown}" + ("" if close else f" (the engine finds {right:,})"))
 
 
 def grade_heuristic(exercise: Exercise, task: Task, code) -> dict:
@@ -114,8 +118,8 @@ def grade_heuristic(exercise: Exercise, task: Task, code) -> dict:
     result: dict = {"points": 0, "max": task.max_points, "criteria": []}
     if not isinstance(code, str) or not code.strip():
         return dict(result, status="unanswered", detail="no code handed in")
-    board = exercise.goal or next(iter(exercise.positions.values()))
-    puzzle = api.make_puzzle(dict(exercise.request(board), board=exercise.goal or board))
+    board = exercise.goal or next(iter(exercise.positions.values()), None)
+    puzzle = api.make_puzzle(exercise.request(board))  # a preset without a board is its own goal's puzzle
     evaluator = None
     try:
         evaluator = supervised.Evaluator(puzzle, code, task.function, "<hand-in>", task.max_seconds)
@@ -134,6 +138,8 @@ def grade_heuristic(exercise: Exercise, task: Task, code) -> dict:
             result["criteria"].append(entry)
     except SlideLabError as e:  # the code failed, looped or ended: the task is marked, the others go on
         details = getattr(e, "details", {}) or {}
+        for entry in result["criteria"]:  # what was met before it failed counts for nothing
+            entry["points"] = 0
         failed = dict(result, status="failed", detail=str(e))
         if details.get("board"):
             failed["board"] = details["board"]
@@ -181,7 +187,9 @@ def _criterion(exercise, puzzle, heuristic, criterion, check):
         try:
             result = run(algorithm.start(start, heuristic, Limits(left, GRADER_SECONDS),
                                          {"all_solutions": False, "weight": None, "workers": 1}))
-        except (SearchLimit, TooLarge):
+        except (SearchLimit, TooLarge) as e:
+            if isinstance(e, SearchLimit) and e.reason != "node_limit":  # the code's time ran out: the task fails
+                raise
             return False, f"more than {criterion.at_most:,} nodes expanded by {criterion.algorithm}", None
         if not start.is_goal(start.replay(result.moves)):
             return False, f"{criterion.algorithm} found no path to the goal", None

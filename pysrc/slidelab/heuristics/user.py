@@ -241,7 +241,13 @@ class UserHeuristic:
     def __call__(self, state) -> int:
         try:
             value = self.function(self.view(state))
-        except SlideLabError:  # a limit or a cancel that arrived while the user's code ran (the time limit's alarm)
+            if type(value) is int and value >= 0:
+                return value
+            try:
+                return whole_number(value)  # an object of the code's may run its own code here (__index__)
+            except ValueError as e:
+                self.bad_value(state, value, str(e))
+        except SlideLabError:  # a limit or a cancel that arrived while the user's code ran, or the bad value
             raise
         except CAUGHT as e:
             line, where = _where(e, self.filename)
@@ -249,19 +255,17 @@ class UserHeuristic:
             reason = "recursion" if isinstance(e, RecursionError) else "failed"
             raise UserCodeError(f"{_named(self.filename)} failed on the board {board}, {where}", reason=reason,
                                 where=where, line=line, board=board, file=self.filename) from None
-        if type(value) is int and value >= 0:
-            return value
-        try:
-            return whole_number(value)
-        except ValueError as e:
-            self.bad_value(state, value, str(e))
         return 0
 
     def bad_value(self, state, value, why: str):
         """Raise the UserCodeError of a value that is not a whole number of at least 0, returned on `state`."""
         code = getattr(self.function, "__code__", None)
         line = code.co_firstlineno if code is not None and code.co_filename == self.filename else None
-        board, shown = self.format(state), repr(value)[:60]
+        board = self.format(state)
+        try:
+            shown = repr(value)[:60]
+        except CAUGHT:  # its own __repr__ failed
+            shown = f"a {type(value).__name__}"
         raise UserCodeError(f"{_named(self.filename, line)} returned {shown} ({type(value).__name__}) on the board "
                             f"{board}: {why}", reason="bad_value", value=shown, type=type(value).__name__,
                             board=board, line=line, file=self.filename)
