@@ -102,7 +102,14 @@ def _await(pid: int, conn, deadline: float, on_progress, should_cancel) -> dict 
             if kind == "answer":
                 return message
         ended = _ended(pid)
-        if ended is not None:
+        if ended is not None:  # its answer may still wait in the pipe, behind progress messages
+            while conn.poll():
+                try:
+                    kind, message = _read(conn)
+                except (EOFError, OSError, ValueError):
+                    break
+                if kind == "answer":
+                    return message
             return _died(ended)
         if left <= 0:
             return None
