@@ -143,18 +143,25 @@ def _keep_only(*fds: int) -> None:
     os.closerange(low, max(top, low))
 
 
+def _become_child(conn, printed_fd: int) -> None:
+    """What every child that runs someone's code does first: a process group of its own, none of its parent's pipes
+    but `conn`, Ctrl+C left to the parent, death with the parent, its standard output into the printed-output file,
+    and a KeyboardInterrupt counted as the code's own failure."""
+    os.setpgid(0, 0)
+    _keep_only(conn.fileno(), printed_fd)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's: it ends this process
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent()
+    os.dup2(printed_fd, 1)
+    user.contain_interrupts()
+
+
 def _child(call, request, conn, printed_fd, seconds) -> None:
     """The child's life: its own process group, stdout into the printed-output file, the user's KeyboardInterrupt and
     sys.exit caught as its failures, the alarm at the limit; answer, then end without running anyone's exit hooks."""
     code = 0
     try:
-        os.setpgid(0, 0)
-        _keep_only(conn.fileno(), printed_fd)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's: it ends this process
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        _die_with_parent()
-        os.dup2(printed_fd, 1)
-        user.contain_interrupts()
+        _become_child(conn, printed_fd)
         _alarm(seconds + ALARM_S)
 
         def progress(event):
@@ -435,14 +442,8 @@ def _evaluate_in_child(puzzle, code, function, filename, conn, printed_fd) -> No
     pipe closes; its errors are sent as they would be answered."""
     status = 0
     try:
-        os.setpgid(0, 0)
-        _keep_only(conn.fileno(), printed_fd)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        _die_with_parent()
-        os.dup2(printed_fd, 1)
+        _become_child(conn, printed_fd)
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - the process's own stdout, for its whole life
-        user.contain_interrupts()
         decode = _state_codec(puzzle)[1]
         try:
             heuristic = user.user_heuristic(puzzle, code, function, filename=filename)
