@@ -59,7 +59,7 @@ def _guarded(steps):
     try:
         return (yield from steps)
     except Exception as e:
-        return _failure(e)
+        return failure(e)
 
 
 def _printing(request, steps):
@@ -86,7 +86,7 @@ def _printing(request, steps):
     return answer
 
 
-def _failure(e: Exception) -> dict:
+def failure(e: Exception) -> dict:
     """The error answer for an exception out of the engine: its own error, or a bug's "internal" answer."""
     if isinstance(e, SlideLabError):
         return error_of(e)
@@ -849,7 +849,7 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None, dask
         return {"ok": True, "set": table_set if tables else None, "tables": tables,
                 "ready": all(t["ready"] for t in tables)}
     except Exception as e:
-        return _failure(e)
+        return failure(e)
 
 
 def install_pattern_database(data) -> dict:
@@ -858,7 +858,7 @@ def install_pattern_database(data) -> dict:
     try:
         return {"ok": True, "name": pdb.install(data)}
     except Exception as e:
-        return _failure(e)
+        return failure(e)
 
 
 def check(request: dict) -> dict:
@@ -883,7 +883,9 @@ def describe() -> dict:
     (null for none) and whether it can be traced), the token-puzzle presets and move rules, and example heuristics
     in Python written against the user contract (heuristics/user.py), and the set of pattern databases the page
     offers to download ("download_tables": {"name", "files": {shape: [file names]}}; a solve request's "tables"
-    names it once chosen), and Compare's default pairs and time limits ("compare": compare.catalogue())."""
+    names it once chosen), Compare's default pairs and time limits ("compare": compare.catalogue()), and the
+    exercises that come with Slide Lab ("exercises": [{"id", "title"}])."""
+    from .exercises.page import catalogue as exercise_catalogue
     from .heuristics.examples import examples
     from .puzzles.tokens import PRESETS, RULE_DESCRIPTIONS
 
@@ -900,4 +902,5 @@ def describe() -> dict:
         "trace": {"max_steps": MAX_TRACE_STEPS, "max_nodes": MAX_TRACE_NODES},
         "download_tables": pdb.download_tables(),
         "compare": compare_catalogue(),
+        "exercises": exercise_catalogue(),
     }

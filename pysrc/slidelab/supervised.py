@@ -373,17 +373,7 @@ class Evaluator:
         states, self.asked = self.asked, None
         if not states:
             return []
-        found = self._answer()
-        if not isinstance(found, list) or len(found) != len(states):
-            raise UserCodeError("the process running your heuristic answered something else than its values",
-                                reason="ended", how="answered something else")
-        for value, state in zip(found, states, strict=True):
-            if type(value) is not int or value < 0:  # checked in the child too: this is the one that counts
-                board = self.format(tuple(state) if isinstance(state, list) else state)
-                raise UserCodeError(f"your heuristic returned {str(value)[:40]} on the board {board}, not a whole "
-                                    "number of at least 0", reason="bad_value", value=str(value)[:40],
-                                    type=type(value).__name__, board=board, line=None, file=None)
-        return found
+        return checked_values(self._answer(), states, self.format, "process")
 
     def _answer(self):
         """The child's next message: its values (or None when ready); raises its error, the time limit, or how it
@@ -411,11 +401,8 @@ class Evaluator:
                 if isinstance(message, dict) and "values" in message:
                     return message["values"]
                 if isinstance(message, dict) and isinstance(message.get("error"), dict):
-                    error = message["error"]
                     self.close()
-                    details = error.get("details") if isinstance(error.get("details"), dict) else {}
-                    raise UserCodeError(str(error.get("message"))[:2000], reason=str(error.get("reason", "failed")),
-                                        **{str(k): v for k, v in details.items()})
+                    raise answered_error(dict(message["error"], code="user_code"))
                 if message is not None:
                     self.close()
                     raise UserCodeError("the process running your heuristic sent something else than values",
@@ -435,6 +422,32 @@ class Evaluator:
             self.conn.close()
             self.said = _printed(self.printed)
         return self.said
+
+
+def checked_values(found, states: list, format_state, where: str) -> list[int]:
+    """The values an evaluator answered for `states`, each a whole number of at least 0 (checked where h ran too:
+    this is the check that counts); UserCodeError naming the board otherwise."""
+    if not isinstance(found, list) or len(found) != len(states):
+        raise UserCodeError(f"the {where} running your heuristic answered something else than its values",
+                            reason="ended", how="answered something else")
+    for value, state in zip(found, states, strict=True):
+        if type(value) is not int or value < 0:
+            board = format_state(tuple(state) if isinstance(state, list) else state)
+            raise UserCodeError(f"your heuristic returned {str(value)[:40]} on the board {board}, not a whole "
+                                "number of at least 0", reason="bad_value", value=str(value)[:40],
+                                type=type(value).__name__, board=board, line=None, file=None)
+    return found
+
+
+def answered_error(error) -> SlideLabError:
+    """The exception an evaluator's error answer ({"code", "message", "reason"?, "details"?}) stands for."""
+    error = error if isinstance(error, dict) else {}
+    message = str(error.get("message", "the evaluator failed"))[:2000]
+    details = error.get("details") if isinstance(error.get("details"), dict) else {}
+    details = {str(k): v for k, v in details.items()}
+    if error.get("code") == "limit":
+        return SearchLimit(message, reason="time_limit", **{k: v for k, v in details.items() if k != "reason"})
+    return UserCodeError(message, reason=str(error.get("reason") or "failed"), **details)
 
 
 def _evaluate_in_child(puzzle, code, function, filename, conn, printed_fd) -> None:

@@ -72,10 +72,11 @@ def _measure(exercise: Exercise, task: Task):
     return math.factorial(puzzle.size) - answer["states"]
 
 
-def grade_handin(exercise: Exercise, text: str, name: str, right: dict) -> dict:
+def grade_handin(exercise: Exercise, text: str, name: str, right: dict, evaluator=None) -> dict:
     """One hand-in's row: {"file", "student", "ok", "tasks": {id: {"points", "max", "status", "detail",
     "board"?}}, "total", "max"}, or {"file", "ok": false, "error"} for a file that is not a hand-in of this
-    exercise."""
+    exercise. `evaluator(puzzle, code, function, filename, seconds)` makes what computes a heuristic's values: a
+    process of its own by default (supervised.Evaluator), the page's evaluating worker in the page."""
     try:
         handin = read_handin(text, exercise)
     except ExerciseError as e:
@@ -84,7 +85,7 @@ def grade_handin(exercise: Exercise, text: str, name: str, right: dict) -> dict:
     tasks = {}
     for task in exercise.tasks:
         if task.kind == "heuristic":
-            tasks[task.id] = grade_heuristic(exercise, task, handin["code"].get(task.id))
+            tasks[task.id] = grade_heuristic(exercise, task, handin["code"].get(task.id), evaluator)
         else:
             tasks[task.id] = _grade_answer(task, handin["answers"].get(task.id), right.get(task.id))
     total = round(sum(t["points"] for t in tasks.values()), 6)
@@ -113,17 +114,18 @@ def _grade_answer(task: Task, given, right) -> dict:
                 detail=f"answered {shown}" + ("" if close else f" (the engine finds {right:,})"))
 
 
-def grade_heuristic(exercise: Exercise, task: Task, code) -> dict:
-    """A heuristic task: each criterion's points, from h's values alone, which a process of its own computed."""
+def grade_heuristic(exercise: Exercise, task: Task, code, evaluator=None) -> dict:
+    """A heuristic task: each criterion's points, from h's values alone, which `evaluator` (see grade_handin)
+    computed apart from here."""
     result: dict = {"points": 0, "max": task.max_points, "criteria": []}
     if not isinstance(code, str) or not code.strip():
         return dict(result, status="unanswered", detail="no code handed in")
     board = exercise.goal or next(iter(exercise.positions.values()), None)
     puzzle = api.make_puzzle(exercise.request(board))  # a preset without a board is its own goal's puzzle
-    evaluator = None
+    values = None
     try:
-        evaluator = supervised.Evaluator(puzzle, code, task.function, "<hand-in>", task.max_seconds)
-        heuristic = supervised.IsolatedHeuristic(evaluator)
+        values = (evaluator or supervised.Evaluator)(puzzle, code, task.function, "<hand-in>", task.max_seconds)
+        heuristic = supervised.IsolatedHeuristic(values)
         check = None
         if any(c.check != "nodes" for c in task.criteria):
             from ..heuristics.check import check_steps
@@ -145,8 +147,8 @@ def grade_heuristic(exercise: Exercise, task: Task, code) -> dict:
             failed["board"] = details["board"]
         return failed
     finally:
-        if evaluator is not None:
-            evaluator.close()
+        if values is not None:
+            values.close()
     result["points"] = round(sum(c["points"] for c in result["criteria"]), 6)
     result["status"] = "right" if result["points"] == result["max"] else "partly" if result["points"] else "wrong"
     failing = next((c for c in result["criteria"] if not c["passed"]), None)
