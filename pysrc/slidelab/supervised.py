@@ -212,8 +212,7 @@ def _escaped(e: BaseException) -> dict:
 def _alarm(seconds: float) -> None:
     """At `seconds`, raise the time limit wherever the child is, the user's function included."""
     def stop(signum, frame):
-        raise SearchLimit(f"stopped after {seconds - ALARM_S:g} s (the time limit) while your heuristic was running",
-                          reason="time_limit", seconds=seconds - ALARM_S)
+        raise SearchLimit(_stopped(seconds - ALARM_S), reason="time_limit", seconds=seconds - ALARM_S)
 
     signal.signal(signal.SIGALRM, stop)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -360,8 +359,7 @@ class Evaluator:
             late = time.monotonic() - started >= left
             self.close()
             if late:
-                raise SearchLimit(f"stopped after {self.seconds:g} s (the time limit) while your heuristic was "
-                                  "running", reason="time_limit", seconds=self.seconds) from None
+                raise SearchLimit(_stopped(self.seconds), reason="time_limit", seconds=self.seconds) from None
             raise UserCodeError("the process running your heuristic stopped reading before answering",
                                 reason="ended", how="stopped reading") from None
         finally:
@@ -391,8 +389,7 @@ class Evaluator:
             left = asked + self.seconds - self.used - time.monotonic()
             if left <= 0:
                 self.close()
-                raise SearchLimit(f"stopped after {self.seconds:g} s (the time limit) while your heuristic was "
-                                  "running", reason="time_limit", seconds=self.seconds)
+                raise SearchLimit(_stopped(self.seconds), reason="time_limit", seconds=self.seconds)
             if wait([self.conn], min(POLL_S, left)):
                 try:
                     message = json.loads(self.conn.recv_bytes(MAX_MESSAGE))
@@ -439,15 +436,19 @@ def checked_values(found, states: list, format_state, where: str) -> list[int]:
     return found
 
 
-def answered_error(error) -> SlideLabError:
-    """The exception an evaluator's error answer ({"code", "message", "reason"?, "details"?}) stands for."""
+def answered_error(error, seconds: float | None = None) -> SlideLabError:
+    """The exception an evaluator's error answer ({"code", "message", "reason"?, "details"?}) stands for; a "limit"
+    answer is the time limit of `seconds`."""
     error = error if isinstance(error, dict) else {}
-    message = str(error.get("message", "the evaluator failed"))[:2000]
-    details = error.get("details") if isinstance(error.get("details"), dict) else {}
-    details = {str(k): v for k, v in details.items()}
     if error.get("code") == "limit":
-        return SearchLimit(message, reason="time_limit", **{k: v for k, v in details.items() if k != "reason"})
-    return UserCodeError(message, reason=str(error.get("reason") or "failed"), **details)
+        return SearchLimit(_stopped(seconds), reason="time_limit", seconds=seconds)
+    details = error.get("details") if isinstance(error.get("details"), dict) else {}
+    return UserCodeError(str(error.get("message", "the evaluator failed"))[:2000],
+                         reason=str(error.get("reason") or "failed"), **{str(k): v for k, v in details.items()})
+
+
+def _stopped(seconds) -> str:
+    return f"stopped after {seconds:g} s (the time limit) while your heuristic was running"
 
 
 def _evaluate_in_child(puzzle, code, function, filename, conn, printed_fd) -> None:

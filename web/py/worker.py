@@ -10,9 +10,10 @@ import json
 
 import js
 from polyscript import xworker
-from pyodide.ffi import to_js
+from pyodide.ffi import can_run_sync, create_once_callable, run_sync, to_js
 
 from slidelab import api
+from slidelab.exercises import page as exercises
 
 # Requests are numbered; cancel() cancels every one started before it (a flag that a new request cleared could lose
 # a cancel aimed at the previous one).
@@ -27,18 +28,21 @@ def _js(value):
 # Code of the user's own heuristic runs in this worker with this origin's rights. Before the first such code runs,
 # the worker gives up what could change what the app keeps: Cache Storage (the app's files, the tables, the memory
 # snapshot every later start restores), IndexedDB, new workers (a fresh global would have both back) and the
-# storage manager. Deleted from the prototypes, they cannot be reached again from this global; nothing the worker
-# does after its start needs them (tables come from the page as bytes).
+# storage manager, and the network (code that sends what it reads, or fetches what it should compute). Deleted from
+# the prototypes, they cannot be reached again from this global; nothing the worker does after its start needs them
+# (tables come from the page as bytes).
 _LOCK_DOWN = """
+const NETWORK = ['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'WebTransport'];
 for (const [owner, names] of [
-  [globalThis, ['caches', 'indexedDB', 'Worker', 'SharedWorker', 'BroadcastChannel', 'importScripts']],
-  [Object.getPrototypeOf(globalThis), ['caches', 'indexedDB', 'importScripts']],
-  [globalThis.WorkerGlobalScope?.prototype, ['caches', 'indexedDB', 'importScripts']],
+  [globalThis, ['caches', 'indexedDB', 'Worker', 'SharedWorker', 'BroadcastChannel', 'importScripts', ...NETWORK]],
+  [Object.getPrototypeOf(globalThis), ['caches', 'indexedDB', 'importScripts', 'fetch']],
+  [globalThis.WorkerGlobalScope?.prototype, ['caches', 'indexedDB', 'importScripts', 'fetch']],
   [globalThis.WorkerNavigator?.prototype, ['serviceWorker', 'storage']],
 ]) {
   for (const name of names) if (owner) delete owner[name];
 }
-return typeof caches === 'undefined' && typeof indexedDB === 'undefined' && typeof Worker === 'undefined';
+return typeof caches === 'undefined' && typeof indexedDB === 'undefined' && typeof Worker === 'undefined'
+  && typeof fetch === 'undefined';
 """
 _locked = False
 
@@ -118,10 +122,59 @@ def install_pattern_database(data):
     return _js(api.install_pattern_database(_py(data)))
 
 
+def exercise(name, request):
+    """open or hand_in (exercises/page.py): no code runs."""
+    return _js(exercises.answer(name, _py(request)))
+
+
+# A hand-in's heuristic, in a worker of its own that is started afresh for each hand-in and runs nothing else
+# (grading.js): compile it, then h of the states the grading worker asks for through the page.
+def evaluator_start(request):
+    return _js(exercises.answer("evaluator_start", _py(request)))
+
+
+def evaluate(request):
+    return _js(exercises.answer("evaluate", _py(request)))
+
+
+# The grading worker: it never runs anyone's code (a worker that did is refused), and asks the page for h's values,
+# which the page asks of the evaluating worker. The wait is a stack switch (run_sync, JavaScript Promise Integration):
+# the grading code calls for values as a plain function and this worker's loop answers the page meanwhile.
+_reply = {}
+
+
+def _ask_page(message):
+    def wait(resolve, reject):
+        _reply["resolve"] = resolve
+
+    answered = js.Promise.new(create_once_callable(wait))
+    xworker.postMessage(_js({"ask": message}))
+    answer = run_sync(answered)
+    return answer.to_py() if hasattr(answer, "to_py") else answer
+
+
+def reply(answer):
+    """The page's answer to the grading worker's last question."""
+    resolve = _reply.pop("resolve", None)
+    if resolve is not None:
+        resolve(answer)
+
+
+async def grade(request):
+    if _locked:
+        return _js(api.error("invalid", "this worker ran someone's code: it does not grade"))
+    if not can_run_sync():
+        return _js(api.error("unsupported", "grading in the page needs a browser with WebAssembly JavaScript Promise "
+                             "Integration (Chrome or Edge 137 or later); grade on the command line with "
+                             "slidelab grade", reason="no_jspi"))
+    return _js(exercises.answer("grade", _py(request), _ask_page))
+
+
 def cancel():
     global _cancel_below
     _cancel_below = _started
 
 
 __export__ = ["solve", "explore", "trace", "check", "describe", "pattern_databases", "install_pattern_database",
-              "cancel", "pool_start", "subtree", "pool_next", "check_heuristic"]
+              "cancel", "pool_start", "subtree", "pool_next", "check_heuristic", "exercise", "evaluator_start",
+              "evaluate", "grade", "reply"]

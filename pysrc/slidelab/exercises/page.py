@@ -123,13 +123,14 @@ class PageEvaluator:
         self.format = puzzle.format
         self._encode = _state_codec(puzzle)[0]
         self.asked: list | None = None
+        self.seconds = seconds
         self._answer({"start": {"puzzle": request, "heuristic_code": code, "function": function,
                                 "max_seconds": seconds}})
 
     def _answer(self, message: dict):
         answer = self._ask(message)
         if not isinstance(answer, dict) or not answer.get("ok"):
-            raise answered_error(answer.get("error") if isinstance(answer, dict) else None)
+            raise answered_error(answer.get("error") if isinstance(answer, dict) else None, self.seconds)
         return answer.get("values")
 
     def values(self, states: list) -> list[int]:
