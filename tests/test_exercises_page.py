@@ -97,3 +97,21 @@ def test_a_damaged_or_huge_hand_in_is_a_row_of_its_own():
     assert row["ok"] is False and "damaged" in row["error"]
     row = page.answer("grade", {"exercise": SMALL, "handin": "x" * (page.MAX_HANDIN_CHARS + 1), "name": "big"}, None)
     assert row["ok"] is False and "too large" in row["error"]
+
+
+def test_the_pages_csv_is_the_command_lines():
+    import io
+
+    from slidelab.exercises.grade import write_csv
+
+    small = read_exercise(SMALL)
+    ask, _ = evaluating_worker()
+    rows = [page.answer("grade", {"exercise": SMALL, "handin": text, "name": name}, ask)
+            for name, text in [("a.json", handin(small, source("twice_manhattan"), {"length": 31}, "Ann, \"A\"")),
+                               ("junk.json", "{")]]
+    out = io.StringIO()
+    write_csv(small, rows, out)
+    made = page.answer("table", {"text": SMALL, "rows": rows})
+    assert made["csv"] == out.getvalue()
+    assert made["csv"].splitlines()[1].startswith('"Ann, ""A""",a.json,1,0,2,3,7,"yours: overestimates on 157,176')
+    assert rows[0]["problem"].startswith("yours: overestimates") and rows[1]["problem"].startswith("the file is")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import locale
 import os
@@ -14,6 +13,7 @@ from . import __version__
 from .errors import SlideLabError
 from .exercises import Exercise, ExerciseError, make_handin, read_exercise, shipped, shipped_text
 from .exercises.format import described, say
+from .exercises.grade import problem, write_csv
 
 EXIT_OK, EXIT_INVALID = 0, 2
 MAX_FILE = 5_000_000  # bytes of an exercise or a hand-in read
@@ -237,29 +237,10 @@ def _grade(args) -> int:
     if args.json:
         print(json.dumps({"ok": True, "exercise": exercise.id, "max": exercise.max_points, "rows": rows}))
     elif args.csv:
-        _write_csv(exercise, rows, sys.stdout)
+        write_csv(exercise, rows, sys.stdout)
     else:
         _print_table(exercise, rows)
     return EXIT_OK
-
-
-def problem(row: dict) -> str:
-    """The first thing that cost a row points, with its board: the table's last column."""
-    if not row["ok"]:
-        return row["error"]
-    for task_id, result in row["tasks"].items():
-        if result["points"] < result["max"] and result["status"] != "unanswered":
-            board = f" (board {result['board']})" if result.get("board") else ""
-            return f"{task_id}: {result['detail']}{board}"
-    return ""
-
-
-def _write_csv(exercise: Exercise, rows: list, out) -> None:
-    writer = csv.writer(out)
-    writer.writerow(["student", "file", *(task.id for task in exercise.tasks), "total", "max", "problem"])
-    for row in rows:
-        points = [row["tasks"][task.id]["points"] if row["ok"] else "" for task in exercise.tasks]
-        writer.writerow([row.get("student") or "", row["file"], *points, row["total"], row["max"], problem(row)])
 
 
 def _print_table(exercise: Exercise, rows: list) -> None:

@@ -135,8 +135,9 @@ export class Solver {
 
   // One long request at a time: another one is answered 'busy' at once, unless the running one is a background
   // request, which is cancelled first (the newest background request wins over an older one too). A background
-  // request never takes the worker from a request waiting for such a cancel.
-  async #long(name, request, onProgress, background = false) {
+  // request never takes the worker from a request waiting for such a cancel. `runsCode`: the request runs someone's
+  // code though it carries none (its time limit is watched as if it did).
+  async #long(name, request, onProgress, background = false, runsCode = false) {
     const busy = () => failure('busy', t('error.busy'));
     if (background && this.#waiting > 0) return busy();
     if (!background) this.#waiting += 1;
@@ -149,7 +150,7 @@ export class Solver {
       if (!background) this.#waiting -= 1;
     }
     if (this.#running || (background && this.#waiting > 0)) return busy();
-    return this.#call(name, request, onProgress, { background });
+    return this.#call(name, request, onProgress, { background, runsCode });
   }
 
   /** Explore a whole state space ({shape, goal?} or {board, ...}); like solve, it is the one long request. */
@@ -216,6 +217,33 @@ export class Solver {
     }
   }
 
+  /** An exercise call that runs no code (exercises/page.py): 'open' ({id} or {text}) or 'hand_in'. */
+  exercise(name, request) {
+    return this.#call('exercise', name, undefined, { more: [request] });
+  }
+
+  /** Compile a hand-in's heuristic ({puzzle, heuristic_code, function, max_seconds}): from then on this worker is
+   * locked down and runs nothing else (grader.js starts one afresh for each hand-in). */
+  evaluatorStart(request) {
+    return this.#long('evaluator_start', request, () => {});
+  }
+
+  /** h of each state ({states, max_seconds}) of the heuristic started here: {ok, values}; past max_seconds the
+   * worker is ended and the answer is "limit". */
+  evaluate(request) {
+    return this.#long('evaluate', request, () => {}, false, true);
+  }
+
+  /** Grade a hand-in ({exercise, handin, name}) in a worker that never runs code: its questions for h's values come
+   * to onAsk(message), whose answer goes back with reply(). */
+  grade(request, onAsk) {
+    return this.#long('grade', request, event => { if (event?.ask) onAsk(event.ask); });
+  }
+
+  reply(answer) {
+    return this.#call('reply', answer);
+  }
+
   /** Check a heuristic against the true distances (api.check_heuristic): a long request, cancelled by cancel(). */
   checkHeuristic(request, onProgress = () => {}) {
     return this.#long('check_heuristic', request, onProgress);
@@ -223,7 +251,7 @@ export class Solver {
 
   // A call with onProgress is the long request: its progress messages are routed to it, and cancel() stops it.
   // A request naming the heuristic "yours" carries its code (heuristicCode(): null when there is none to run).
-  #call(name, request, onProgress = null, { background = false, more = [] } = {}) {
+  #call(name, request, onProgress = null, { background = false, more = [], runsCode = false } = {}) {
     if (this.status !== 'ready') {
       return Promise.resolve(failure('not_ready', t('error.not-ready')));
     }
@@ -254,7 +282,8 @@ export class Solver {
       if (onProgress && worker === this.#worker) this.#restart(running, failed);
       else answer(failed);
     });
-    const watchdog = onProgress && typeof request?.heuristic_code === 'string' ? this.#watch(running, request) : null;
+    const code = runsCode || typeof request?.heuristic_code === 'string';
+    const watchdog = onProgress && code ? this.#watch(running, request) : null;
     return settled.finally(() => {
       clearTimeout(watchdog);
       if (this.#running === running) this.#running = null;

@@ -123,7 +123,7 @@ def install_pattern_database(data):
 
 
 def exercise(name, request):
-    """open or hand_in (exercises/page.py): no code runs."""
+    """open, hand_in or table (exercises/page.py): no code runs."""
     return _js(exercises.answer(name, _py(request)))
 
 

@@ -244,3 +244,25 @@ def _serve(conn, exercise, right) -> None:
             conn.send(row)
         except OSError:
             return
+
+
+def problem(row: dict) -> str:
+    """The first thing that cost a row points, with its board: the table's last column."""
+    if not row["ok"]:
+        return row["error"]
+    for task_id, result in row["tasks"].items():
+        if result["points"] < result["max"] and result["status"] != "unanswered":
+            board = f" (board {result['board']})" if result.get("board") else ""
+            return f"{task_id}: {result['detail']}{board}"
+    return ""
+
+
+def write_csv(exercise: Exercise, rows: list, out) -> None:
+    """The table as CSV: a row per hand-in (student, file, each task's points, total, max, problem)."""
+    import csv
+
+    writer = csv.writer(out)
+    writer.writerow(["student", "file", *(task.id for task in exercise.tasks), "total", "max", "problem"])
+    for row in rows:
+        points = [row["tasks"][task.id]["points"] if row["ok"] else "" for task in exercise.tasks]
+        writer.writerow([row.get("student") or "", row["file"], *points, row["total"], row["max"], problem(row)])

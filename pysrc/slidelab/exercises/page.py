@@ -16,7 +16,7 @@ from ..errors import BadRequest
 from ..heuristics import user
 from ..supervised import _state_codec, answered_error, checked_values
 from .format import Exercise, ExerciseError, described, make_handin, read_exercise, shipped, shipped_text
-from .grade import grade_handin, truths
+from .grade import grade_handin, problem, truths, write_csv
 
 MAX_EXERCISE_CHARS = 200_000  # an exercise is a page of text: a larger one is refused before it is read
 MAX_HANDIN_CHARS = 2_000_000  # a hand-in holds code and answers
@@ -71,11 +71,12 @@ def hand_in(request) -> dict:
 
 
 def answer(name: str, request, ask=None) -> dict:
-    """The answer of one of the page's exercise calls (open, hand_in, evaluator_start, evaluate, grade), its
+    """The answer of one of the page's exercise calls (open, hand_in, table, evaluator_start, evaluate, grade), its
     errors answered as the api answers them."""
     from .. import api
 
-    calls = {"open": open_exercise, "hand_in": hand_in, "evaluator_start": evaluator_start, "evaluate": evaluate}
+    calls = {"open": open_exercise, "hand_in": hand_in, "table": table, "evaluator_start": evaluator_start,
+             "evaluate": evaluate}
     try:
         if name == "grade":
             return grade(request, ask)
@@ -169,5 +170,18 @@ def grade(request, ask) -> dict:
         return PageEvaluator(ask, puzzle, exercise.request(board), code, function, seconds)
 
     row = grade_handin(exercise, text, name, _truths[exercise.sha256], evaluator)
-    return dict(row, file_sha256=hashlib.sha256(text.encode()).hexdigest())
+    return dict(row, problem=problem(row), file_sha256=hashlib.sha256(text.encode()).hexdigest())
+
+
+def table(request) -> dict:
+    """{"ok", "csv"}: the rows of {"text" (the exercise), "rows"} as `slidelab grade --csv` writes them."""
+    import io
+
+    exercise, _ = _exercise(request)
+    rows = request.get("rows")
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        raise BadRequest("rows: a list of graded rows")
+    out = io.StringIO()
+    write_csv(exercise, [row for row in rows if row.get("ok") is not None and "file" in row], out)
+    return {"ok": True, "csv": out.getvalue()}
 
