@@ -152,13 +152,14 @@ def _record_hash(data: bytes) -> str:
 
 
 def build_wheel(out_dir: Path) -> Path:
-    """Pack pysrc/slidelab (its modules less BUILD_ONLY, and its data/) into a py3-none-any wheel for the browser;
+    """Pack pysrc/slidelab (its modules less BUILD_ONLY, and its data/: tables, exercises) into a py3-none-any wheel for the browser;
     deterministic for the same sources."""
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     name, version = meta["name"], meta["version"]
     dist_info = f"{name}-{version}.dist-info"
     files = {}
-    for path in sorted([*(PYSRC / name).rglob("*.py"), *(PYSRC / name / "data").glob("*.txt")]):
+    for path in sorted([*(PYSRC / name).rglob("*.py"), *(PYSRC / name / "data").glob("*.txt"),
+                        *(PYSRC / name / "data").rglob("*.toml")]):
         if path.relative_to(PYSRC).as_posix() not in BUILD_ONLY:
             files[path.relative_to(PYSRC).as_posix()] = path.read_bytes()
     files[f"{dist_info}/METADATA"] = (

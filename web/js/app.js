@@ -7,7 +7,9 @@ import { DEFAULTS, MethodPicker } from './algorithms.js';
 import { SlidingBoardView } from './board.js';
 import { Solver } from './bridge.js';
 import { Comparison } from './compare.js';
+import { Exercises } from './exercise.js';
 import { Explorer } from './explore.js';
+import { Grader } from './grader.js';
 import { LargeTables } from './large_tables.js';
 import { FamousPicker } from './famous.js';
 import { SLIDING as SLIDING_KIND, TOKENS as TOKENS_KIND, kindOf, openingOf, positionOf } from './kinds.js';
@@ -123,6 +125,17 @@ const meter = new DistanceMeter($('meter'), {
 const watch = new Watch($('watch'), {
   solver, tables, request: () => solveRequest(), board: () => state.board, onBusy: updateControls, onChange: writeLink,
   onShow: showTraceBoard, onMethod: chooseMethod, onLesson: openLesson,
+});
+
+// grading runs in workers of its own (grader.js): a grading worker and a fresh one for each hand-in's code
+const exercises = new Exercises($('exercise'), {
+  solver,
+  makeGrader: () => new Grader({ makeSolver: () => new Solver({ onStatus: () => {} }) }),
+  onBoard: ({ puzzle, board, goal }) => {
+    const position = positionOf(puzzle, board, goal);
+    setPuzzle(position.board, position.goal, { stopReason: t('reason.exercise'), puzzle });
+    document.querySelector('.card.play').scrollIntoView({ block: 'start' });
+  },
 });
 
 const yours = new YourHeuristic($('yours'), {
@@ -249,6 +262,10 @@ function writeLink() {
 /** Open a link; a link that passes the checks and still fails (a bug) shows why and the default puzzle, so the page
  * is never left without a board. */
 function openLinkSafely(hash, { reload = false } = {}) {
+  if (Exercises.isLink(hash)) {  // an exercise: it opens in its panel, the board keeps its default puzzle
+    exercises.openLink(hash);
+    hash = '';
+  }
   try {
     openLink(hash);
     if (reload) player.restore();
@@ -343,7 +360,7 @@ function showSolverStatus(status, detail) {
 async function checkMethod() {
   const catalogue = await solver.describe();
   if (!catalogue.algorithms) return;
-  for (const part of [picker, comparison, watch, yours, largeTables]) part.setCatalogue(catalogue);
+  for (const part of [picker, comparison, watch, yours, largeTables, exercises]) part.setCatalogue(catalogue);
   const { algorithm, heuristic, dropped } = picker.offered(state.algorithm, state.heuristic);
   Object.assign(state, { algorithm, heuristic });
   if (dropped.length) {

@@ -113,7 +113,7 @@ function offerLanguages(select) {
   select.addEventListener('change', () => chooseAndReload(select.value));
 }
 
-const escapeHTML = text => text.replace(/[&<>"']/g, ch => `&#${ch.charCodeAt(0)};`);
+export const escapeHTML = text => String(text).replace(/[&<>"']/g, ch => `&#${ch.charCodeAt(0)};`);
 
 /** The message as HTML for a template: escaped, with `backquoted` words as <code> (names a reader types) and
  * **starred** ones as <strong>. */

@@ -50,7 +50,7 @@ def open_exercise(request) -> dict:
 
 def hand_in(request) -> dict:
     """{"ok", "file": the hand-in as JSON text, "name": a file name} from {"text" or "id", "student", "answers",
-    "code", "app"}: the same file as `slidelab exercise --hand-in` writes."""
+    "code", "app"?}: the same file as `slidelab exercise --hand-in` writes."""
     import json
 
     exercise, _ = _exercise(request)
@@ -64,7 +64,10 @@ def hand_in(request) -> dict:
     known = {task.id for task in exercise.tasks}
     answers = {k: v for k, v in answers.items() if k in known}
     code = {k: v for k, v in code.items() if k in known}
-    handin = make_handin(exercise, student.strip()[:200], answers, code, str(request.get("app", "slidelab (page)")))
+    from .. import __version__
+
+    app = str(request.get("app") or f"slidelab {__version__} (page)")[:200]
+    handin = make_handin(exercise, student.strip()[:200], answers, code, app)
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in student.strip())[:40].strip("-") or "student"
     return {"ok": True, "file": json.dumps(handin, ensure_ascii=False, indent=1),
             "name": f"{exercise.id}-{safe}.slidelab.json"}
