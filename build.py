@@ -152,8 +152,8 @@ def _record_hash(data: bytes) -> str:
 
 
 def build_wheel(out_dir: Path) -> Path:
-    """Pack pysrc/slidelab (its modules less BUILD_ONLY, and its data/: tables, exercises) into a py3-none-any wheel for the browser;
-    deterministic for the same sources."""
+    """Pack pysrc/slidelab (its modules less BUILD_ONLY, and its data/: tables, exercises) into a py3-none-any wheel
+    for the browser; deterministic for the same sources."""
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     name, version = meta["name"], meta["version"]
     dist_info = f"{name}-{version}.dist-info"

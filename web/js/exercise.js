@@ -212,7 +212,7 @@ export class Exercises {
       const criteria = task.criteria.map(c => `<li>${escapeHTML(criterionText(c))}</li>`).join('');
       item.insertAdjacentHTML('beforeend', `<p class="muted">${tHTML('exercise.criteria', { name: task.function })}</p>
         <ul class="exercise-criteria">${criteria}</ul>
-        <textarea class="exercise-code" spellcheck="false" rows="10" data-task="${escapeHTML(task.id)}"
+        <textarea class="exercise-code" spellcheck="false" wrap="off" rows="10" data-task="${escapeHTML(task.id)}"
           aria-label="${escapeHTML(t('exercise.code', { title: say(task.title) }))}"></textarea>`);
       item.querySelector('textarea').value = task.starter ?? '';
     }

@@ -1,0 +1,205 @@
+"""Exercises in the page (exercise.js, grading.js, grader.js): a student opens an exercise by link, goes offline,
+answers, writes a heuristic, and hands in; the teacher's view grades that file and two others (one that loops, one
+that overestimates) with the table the command line gives; a hand-in that tries to reach the network, the page's
+caches and storage, other workers or another hand-in is graded as it is and touches nothing of the teacher's; the
+panel is axe-clean and fits a phone."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import Page, expect
+from test_accessibility import serious_violations
+from test_offline import Site, copy_of_dist, open_ready, serve, wait_controlled
+
+from slidelab.exercises import read_exercise
+from slidelab.exercises.grade import grade_all, write_csv
+from slidelab.heuristics.examples import source
+
+pytestmark = pytest.mark.browser
+
+WEEK = """
+format = 1
+id = "week-1"
+title = { en = "Week 1", ja = "第1週" }
+text = { en = "Solve `near`, then write a heuristic.", ja = "`near` を解き、ヒューリスティックを書く。" }
+[positions]
+near = "1 2 3/4 0 6/7 5 8"
+
+[[tasks]]
+id = "length"
+kind = "measure"
+title = { en = "How many moves does near take?", ja = "near は何手？" }
+position = "near"
+algorithm = "astar"
+heuristic = "manhattan"
+quantity = "length"
+
+[[tasks]]
+id = "pick"
+kind = "predict"
+title = { en = "Which is admissible?", ja = "許容的なのは？" }
+answer = "manhattan"
+choices = [{ id = "manhattan", text = { en = "Manhattan" } }, { id = "twice", text = { en = "Twice Manhattan" } }]
+
+[[tasks]]
+id = "yours"
+kind = "heuristic"
+title = { en = "Your heuristic", ja = "あなたのヒューリスティック" }
+max_seconds = 6
+criteria = [
+  { check = "admissible", points = 2 },
+  { check = "consistent" },
+  { check = "nodes", algorithm = "astar", positions = ["near"], at_most = 10 },
+]
+"""
+LOOPS = "def h(board):\n    while True:\n        pass\n"
+# Everything a hand-in could try from its worker; h is Manhattan distance, plus 100 if anything was in reach.
+REACHES = """
+import js
+reached = [name for name in ("fetch", "XMLHttpRequest", "WebSocket", "caches", "indexedDB", "Worker",
+                             "SharedWorker", "BroadcastChannel", "importScripts", "localStorage", "sessionStorage")
+           if hasattr(js, name)]
+try:
+    import pyodide.http
+    js.eval("fetch('stolen')")
+    reached.append("pyfetch")
+except Exception:
+    pass
+import builtins
+seen = getattr(builtins, "seen_hand_ins", [])  # left by another hand-in graded in this worker?
+builtins.seen_hand_ins = seen + [1]
+js.postMessage(js.JSON.parse('{"ask": {"states": null}, "total": 999}'))  # a forged message to the page
+def h(board):
+    total = 0
+    for cell, tile in enumerate(board.tiles):
+        if tile:
+            home = board.home(tile)
+            total += abs(cell // board.cols - home // board.cols) + abs(cell % board.cols - home % board.cols)
+    return total + (100 if reached or len(seen) else 0)
+"""
+
+
+@pytest.fixture
+def site(tmp_path):
+    """A copy of dist/ served without HTTP caching (only the service worker answers offline): (folder, URL)."""
+    folder = copy_of_dist(tmp_path)
+    server, url = serve(folder, Site)
+    yield folder, url
+    server.shutdown()
+    server.server_close()
+
+
+def handin(student, code, answers=None) -> str:
+    from slidelab.exercises import make_handin
+
+    return json.dumps(make_handin(read_exercise(WEEK), student, answers or {}, {"yours": code}, "test"))
+
+
+def grade_in_page(page: Page, files: list[tuple[str, str]], tmp_path) -> list[list[str]]:
+    """Grade the files in the teacher's view; the table's rows as text."""
+    paths = []
+    for name, text in files:
+        (tmp_path / name).write_text(text)
+        paths.append(str(tmp_path / name))
+    page.click("#exercise .grade-view summary")
+    page.set_input_files("#exercise .grade-files", paths)
+    page.click("#exercise .grade-run")
+    expect(page.locator("#exercise .grade-progress")).to_contain_text(f"Graded {len(files)} of {len(files)} in",
+                                                                     timeout=300_000)
+    return [[cell.strip() for cell in row.split("\t")]
+            for row in page.locator("#exercise .grade-table tbody tr").all_inner_texts()]
+
+
+def test_a_student_works_offline_and_hands_in_and_the_teacher_grades_as_the_command_line(browser, site, tmp_path):
+    folder, url = site
+    (folder / "week-1.toml").write_text(WEEK)
+    context = browser.new_context(accept_downloads=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    open_ready(page, url + "#exercise=week-1.toml")
+    wait_controlled(page)
+    expect(page.locator("#exercise .exercise-title")).to_have_text("Week 1 (6 points)")
+    context.set_offline(True)
+    page.goto("about:blank")
+    open_ready(page, url + "#exercise=week-1.toml")  # offline: the copy kept when it was opened
+    expect(page.locator("#exercise .exercise-title")).to_have_text("Week 1 (6 points)", timeout=30_000)
+    page.fill("#exercise-length", "2")
+    page.check("#exercise input[value=manhattan]")
+    page.fill("#exercise textarea[data-task=yours]", source("manhattan"))
+    page.fill("#exercise .exercise-student", "Ann Lee")
+    page.reload()  # the work survives a reload
+    expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=120_000)
+    expect(page.locator("#exercise-length")).to_have_value("2", timeout=30_000)
+    assert page.is_checked("#exercise input[value=manhattan]")
+    assert page.input_value("#exercise .exercise-student") == "Ann Lee"
+    page.click("#exercise .exercise-check")
+    expect(page.locator("#exercise .exercise-status")).to_have_text("Your work as graded now: 6 of 6 points.",
+                                                                 timeout=120_000)
+    with page.expect_download() as download:
+        page.click("#exercise .exercise-hand-in")
+    handed_in = (tmp_path / "ann.json")
+    download.value.save_as(handed_in)
+    assert download.value.suggested_filename == "week-1-Ann-Lee.slidelab.json"
+    assert json.loads(handed_in.read_text())["student"] == "Ann Lee"
+
+    # the teacher's view (still offline): that file and two others
+    files = [("ann.json", handed_in.read_text()), ("bob.json", handin("Bob", LOOPS, {"length": 2})),
+             ("cy.json", handin("Cy", source("twice_manhattan"), {"length": 2, "pick": "manhattan"}))]
+    rows = grade_in_page(page, files, tmp_path)
+    assert [row[:6] for row in rows] == [["Ann Lee", "ann.json", "1", "1", "4", "6 / 6"],
+                                         ["Bob", "bob.json", "1", "0", "0", "1 / 6"],
+                                         ["Cy", "cy.json", "1", "1", "1", "3 / 6"]]
+    assert rows[1][6].startswith("yours: stopped after 6 s (the time limit)")
+    assert rows[2][6].startswith("yours: overestimates on") and rows[2][6].endswith("Show the board")
+
+    # the command line gives the same table, and the page's CSV is the command line's
+    exercise = read_exercise(WEEK)
+    cli_rows = sorted(grade_all(exercise, files, 2), key=lambda r: r["student"])
+    assert [(r["student"], r["total"]) for r in cli_rows] == [("Ann Lee", 6), ("Bob", 1), ("Cy", 3)]
+    expected = io.StringIO()
+    write_csv(exercise, cli_rows, expected)
+    with page.expect_download() as download:
+        page.click("#exercise .grade-csv")
+    page_csv = download.value.path().read_text()
+    assert list(csv.reader(io.StringIO(page_csv))) == list(csv.reader(io.StringIO(expected.getvalue())))
+    context.close()
+    assert errors == []
+
+
+def test_a_hand_in_reaches_nothing_of_the_teachers_and_no_other_hand_in(browser, base_url, tmp_path):
+    context = browser.new_context()
+    page = context.new_page()
+    requests = []
+    context.on("request", lambda request: requests.append(request.url))
+    open_ready(page, base_url + "#exercise-text=" + quote(WEEK, safe=""))
+    expect(page.locator("#exercise .exercise-title")).to_have_text("Week 1 (6 points)", timeout=30_000)
+    page.evaluate("() => { localStorage.setItem('teacher', 'kept'); return caches.open('teacher').then(c => "
+                  "c.put('/kept', new Response('kept'))); }")
+    before = page.evaluate("async () => [Object.keys(localStorage).sort(), (await caches.keys()).sort()]")
+    files = [("one.json", handin("One", REACHES)), ("two.json", handin("Two", REACHES))]
+    rows = grade_in_page(page, files, tmp_path)
+    # admissible, consistent and within 10 nodes: nothing was in reach, and neither saw the other
+    assert [row[:5] for row in rows] == [["One", "one.json", "0", "0", "4"], ["Two", "two.json", "0", "0", "4"]]
+    after = page.evaluate("async () => [Object.keys(localStorage).sort(), (await caches.keys()).sort()]")
+    assert after == before and "teacher" in after[1]
+    assert not [url for url in requests if "stolen" in url]
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_exercise_panel_is_axe_clean_and_fits_a_phone(browser, base_url, scheme):
+    context = browser.new_context(color_scheme=scheme, bypass_csp=True, viewport={"width": 360, "height": 800},
+                                  is_mobile=True, has_touch=True)
+    page = context.new_page()
+    open_ready(page, base_url + "#exercise=astar-8-puzzle")
+    expect(page.locator("#exercise .exercise-title")).to_contain_text("A* and its heuristics", timeout=30_000)
+    page.click("#exercise .grade-view summary")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert serious_violations(page) == []
+    context.close()
