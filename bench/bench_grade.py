@@ -1,11 +1,11 @@
 """Grading a class: N hand-ins of an 8-puzzle heuristic task (each proved over all 181,440 positions and searched on
-5 positions), some looping, one inadmissible, graded by `slidelab grade` on one worker and on two, in the same run
-(docs/benchmarks.md, "Grading a class").
+5 positions), some looping, one inadmissible, graded by `slidelab grade` on one worker and on two, in the same run,
+and with --page in the page too (headless Chromium on dist/, its Grade view) (docs/benchmarks.md, "Grading a
+class").
 
-    .venv/bin/python bench/bench_grade.py [--students 30] [--looping 2] [--max-seconds 10] [--workers 2]
+    .venv/bin/python bench/bench_grade.py [--students 30] [--looping 2] [--max-seconds 10] [--workers 2] [--page]
 
-Prints the wall time of each run, their ratio, the rows' totals (the two tables must be equal) and how the time
-splits: the right answers found once, then each hand-in's h evaluated in its own process and checked.
+Prints the wall time of each run, their ratio and the rows' totals (the tables must be equal).
 """
 
 from __future__ import annotations
@@ -75,12 +75,46 @@ def grade(exercise_file: Path, paths: list[str], workers: int) -> tuple[float, l
     return time.perf_counter() - started, json.loads(done.stdout)["rows"]
 
 
+def grade_in_page(text: str, paths: list[str]) -> tuple[float, list]:
+    """Grade the files in the page's Grade view: (seconds from the click on Grade to the last row, [(student,
+    total)]). The page's start is not counted."""
+    import shutil
+    from urllib.parse import quote
+
+    from playwright.sync_api import expect, sync_playwright
+
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "bench"))
+    import build
+
+    from bench_browser import ARGS
+
+    server, url = build.serve_in_thread(build.DIST)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=shutil.which("chromium") or None, args=ARGS)
+        page = browser.new_page()
+        page.goto(url + "#exercise-text=" + quote(text, safe=""))
+        expect(page.locator("#exercise .exercise-title")).to_be_visible(timeout=120_000)
+        page.click("#exercise .grade-view summary")
+        page.set_input_files("#exercise .grade-files", paths)
+        started = time.perf_counter()
+        page.click("#exercise .grade-run")
+        expect(page.locator("#exercise .grade-progress")).to_contain_text(
+            f"Graded {len(paths)} of {len(paths)} in", timeout=1800_000)
+        seconds = time.perf_counter() - started
+        rows = [row.split("\t") for row in page.locator("#exercise .grade-table tbody tr").all_inner_texts()]
+        browser.close()
+    server.shutdown()
+    return seconds, [(row[0], float(row[-2].split("/")[0])) for row in rows]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--looping", type=int, default=2)
     parser.add_argument("--max-seconds", type=float, default=10)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--page", action="store_true", help="grade them in the page too (build dist/ first)")
     args = parser.parse_args()
     text = EXERCISE.format(seconds=args.max_seconds)
     exercise = read_exercise(text)
@@ -90,6 +124,8 @@ def main() -> None:
         paths = hand_ins(Path(folder), exercise, args.students, args.looping)
         one_s, one = grade(exercise_file, paths, 1)
         many_s, many = grade(exercise_file, paths, args.workers)
+        if args.page:
+            page_s, page_totals = grade_in_page(text, paths)
     totals = [(row["student"], row["total"]) for row in one]
     same = totals == [(row["student"], row["total"]) for row in many]
     print(f"{args.students} hand-ins ({args.looping} looping, each stopped at {args.max_seconds:g} s of its code; "
@@ -97,6 +133,11 @@ def main() -> None:
     print(f"1 worker: {one_s:.1f} s; {args.workers} workers: {many_s:.1f} s; ratio {many_s / one_s:.2f}; "
           f"tables {'equal' if same else 'DIFFERENT'}")
     print("totals: " + ", ".join(f"{total:g}" for _, total in totals))
+    if args.page:
+        same_page = sorted(totals) == sorted(page_totals)
+        print(f"in the page: {page_s:.1f} s ({page_s / one_s:.2f} of 1 worker on the command line); "
+              f"table {'equal' if same_page else 'DIFFERENT'}")
+        same = same and same_page
     if not same:
         sys.exit(1)
 
