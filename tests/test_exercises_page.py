@@ -69,7 +69,7 @@ def test_grading_with_values_from_another_worker_gives_the_command_lines_row(cod
     text = handin(small, code, answers)
     ask, asked = evaluating_worker()
     row = page.answer("grade", {"exercise": SMALL, "handin": text, "name": "a.json"}, ask)
-    assert asked[0] == "start"
+    assert asked == (["start", "states"] if code.startswith("def h(board)") else ["start"])  # the whole space at once
     expected = grade_handin(small, text, "a.json", truths(small))
     assert {k: v for k, v in row.items() if k not in ("file_sha256", "problem")} == expected
 
@@ -115,3 +115,31 @@ def test_the_pages_csv_is_the_command_lines():
     assert made["csv"] == out.getvalue()
     assert made["csv"].splitlines()[1].startswith('"Ann, ""A""",a.json,1,0,2,3,7,"yours: overestimates on 157,176')
     assert rows[0]["problem"].startswith("yours: overestimates") and rows[1]["problem"].startswith("the file is")
+
+
+BIG = """
+format = 1
+id = "big"
+title = { en = "On a 3x4 board" }
+goal = "1 2 3 4/5 6 7 8/9 10 11 0"
+[positions]
+near = "1 2 3 4/5 6 7 8/9 10 0 11"
+[[tasks]]
+id = "yours"
+kind = "heuristic"
+title = { en = "Yours" }
+criteria = [{ check = "nodes", algorithm = "idastar", positions = ["near"], at_most = 5 }]
+"""
+
+
+def test_on_a_board_too_large_to_evaluate_whole_the_grading_asks_as_it_goes_or_says_it_cannot():
+    big = read_exercise(BIG)
+    text = handin(big, source("manhattan"))
+    ask, asked = evaluating_worker()
+    row = page.answer("grade", {"exercise": BIG, "handin": text, "name": "a"}, ask)
+    assert row["total"] == 1 and asked[0] == "start" and len(asked) > 2  # a question per node it met
+    steps = page.grading_steps({"exercise": BIG, "handin": text, "name": "a"})
+    with pytest.raises(StopIteration) as stop:
+        next(steps)
+    assert stop.value.value["ok"] is False and "JavaScript Promise Integration" in stop.value.value["error"]
+    assert page.answer("grade", {"exercise": BIG, "handin": handin(big, None), "name": "b"}, None)["total"] == 0

@@ -312,7 +312,7 @@ class Evaluator:
         self.used = 0.0  # seconds spent waiting for the child's answers
         self.asked: list | None = None  # the states of the question the child is answering
         self.format = puzzle.format
-        self._encode = _state_codec(puzzle)[0]
+        self._encode = state_codec(puzzle)[0]
         self.printed = tempfile.TemporaryFile()
         self.conn, theirs = Pipe()
         sys.stdout.flush()
@@ -458,7 +458,7 @@ def _evaluate_in_child(puzzle, code, function, filename, conn, printed_fd) -> No
     try:
         _become_child(conn, printed_fd)
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - the process's own stdout, for its whole life
-        decode = _state_codec(puzzle)[1]
+        decode = state_codec(puzzle)[1]
         try:
             heuristic = user.user_heuristic(puzzle, code, function, filename=filename)
             conn.send_bytes(_dumps({"values": None}).encode())
@@ -482,7 +482,7 @@ def _evaluate_in_child(puzzle, code, function, filename, conn, printed_fd) -> No
         os._exit(status)
 
 
-def _state_codec(puzzle):
+def state_codec(puzzle):
     """(encode, decode) of a list of states on the evaluator's pipe: a sliding position as one byte a cell, a token
     position (an int) as JSON."""
     if puzzle.kind == "sliding" and puzzle.size <= 256:

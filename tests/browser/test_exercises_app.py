@@ -203,3 +203,32 @@ def test_the_exercise_panel_is_axe_clean_and_fits_a_phone(browser, base_url, sch
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert serious_violations(page) == []
     context.close()
+
+
+BIG = """
+format = 1
+id = "big"
+title = { en = "On a 3x4 board" }
+goal = "1 2 3 4/5 6 7 8/9 10 11 0"
+[positions]
+near = "1 2 3 4/5 6 7 8/9 10 0 11"
+[[tasks]]
+id = "yours"
+kind = "heuristic"
+title = { en = "Yours" }
+criteria = [{ check = "nodes", algorithm = "idastar", positions = ["near"], at_most = 5 }]
+"""
+
+
+def test_on_a_board_too_large_to_evaluate_whole_the_grading_asks_for_values_as_it_goes(browser, base_url):
+    """239,500,800 positions: h is asked for as the search meets them (the grading worker waits by a stack switch)."""
+    context = browser.new_context()
+    page = context.new_page()
+    open_ready(page, base_url + "#exercise-text=" + quote(BIG, safe=""))
+    expect(page.locator("#exercise .exercise-title")).to_have_text("On a 3x4 board (1 point)", timeout=30_000)
+    page.fill("#exercise textarea[data-task=yours]", source("manhattan"))
+    page.fill("#exercise .exercise-student", "Dee")
+    page.click("#exercise .exercise-check")
+    expect(page.locator("#exercise .exercise-status")).to_have_text("Your work as graded now: 1 of 1 points.",
+                                                                 timeout=120_000)
+    context.close()

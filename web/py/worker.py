@@ -58,14 +58,21 @@ def _py(value):
 
 
 async def _drive(steps):
+    """Run a generator of steps to its answer: each progress event is posted to the page; an event {"ask": ...}
+    (grading) is a question to the page, whose reply() is sent back into the generator."""
     global _started
     number = _started
     _started += 1
+    answer = None
     try:
         while True:
-            event = next(steps)
-            xworker.postMessage(_js(event))
-            await asyncio.sleep(0)
+            event = steps.send(answer)
+            answer = None
+            if "ask" in event:
+                answer = await _asked(event)
+            else:
+                xworker.postMessage(_js(event))
+                await asyncio.sleep(0)
             if number < _cancel_below:
                 steps.close()
                 return api.error("cancelled", "the search was cancelled")
@@ -138,36 +145,48 @@ def evaluate(request):
 
 
 # The grading worker: it never runs anyone's code (a worker that did is refused), and asks the page for h's values,
-# which the page asks of the evaluating worker. The wait is a stack switch (run_sync, JavaScript Promise Integration):
-# the grading code calls for values as a plain function and this worker's loop answers the page meanwhile.
+# which the page asks of the evaluating worker; reply() brings each answer. Where the whole space fits, the values are
+# asked for before the grading begins (an "ask" step of the generator, awaited here); on a larger board the grading
+# code asks as it goes, a plain call that waits by a stack switch (run_sync: JavaScript Promise Integration) while
+# this worker's loop takes the reply.
 _reply = {}
 
 
-def _ask_page(message):
-    def wait(resolve, reject):
-        _reply["resolve"] = resolve
+async def _asked(event):
+    answered = asyncio.get_running_loop().create_future()
+    _reply["settle"] = answered.set_result
+    xworker.postMessage(_js(event))
+    return await answered
 
-    answered = js.Promise.new(create_once_callable(wait))
+
+def _ask_page(message):
+    box = {}
+
+    def wait(resolve, reject):
+        def settle(value):
+            box["value"] = value
+            resolve(None)
+
+        _reply["settle"] = settle
+
+    promise = js.Promise.new(create_once_callable(wait))
     xworker.postMessage(_js({"ask": message}))
-    answer = run_sync(answered)
-    return answer.to_py() if hasattr(answer, "to_py") else answer
+    run_sync(promise)
+    return box["value"]
 
 
 def reply(answer):
-    """The page's answer to the grading worker's last question."""
-    resolve = _reply.pop("resolve", None)
-    if resolve is not None:
-        resolve(answer)
+    """The page's answer to the grading worker's question."""
+    settle = _reply.pop("settle", None)
+    if settle is not None:
+        settle(answer.to_py() if hasattr(answer, "to_py") else answer)
 
 
 async def grade(request):
     if _locked:
         return _js(api.error("invalid", "this worker ran someone's code: it does not grade"))
-    if not can_run_sync():
-        return _js(api.error("unsupported", "grading in the page needs a browser with WebAssembly JavaScript Promise "
-                             "Integration (Chrome or Edge 137 or later); grade on the command line with "
-                             "slidelab grade", reason="no_jspi"))
-    return _js(exercises.answer("grade", _py(request), _ask_page))
+    ask = _ask_page if can_run_sync() else None
+    return _js(await _drive(exercises.grading_steps(_py(request), ask)))
 
 
 def cancel():

@@ -2,10 +2,13 @@
 
 Grading in the page keeps a hand-in's code apart from its grade as the command line does, with two workers instead
 of two processes: a *grading* worker that never runs anyone's code reads the exercise and the hand-in, finds the
-right answers and checks and searches with h's values, which it asks of an *evaluating* worker through the page
-(`grade(request, ask)`: `ask` carries a message to the page and waits for its answer). The evaluating worker is
-locked down, started afresh for each hand-in, and only compiles the code (`evaluator_start`) and computes h of the
-states it is sent (`evaluate`); every value is checked again where it is used.
+right answers and checks and searches with h's values, which it asks of an *evaluating* worker through the page.
+The evaluating worker is locked down, started afresh for each hand-in, and only compiles the code
+(`evaluator_start`) and computes h of the states it is sent (`evaluate`); every value is checked again where it is
+used. Where the puzzle's whole space fits the complete check (the 8-puzzle's 181,440 positions), h of every position
+is asked for first, in one exchange, and the grading runs on those values (`grade_steps`: any browser); on a larger
+space the grading asks as it goes (`grade(request, ask)`: `ask` waits for the page's answer in the middle of the
+grading code, which needs a stack switch in the worker).
 """
 
 from __future__ import annotations
@@ -14,8 +17,8 @@ import hashlib
 
 from ..errors import BadRequest
 from ..heuristics import user
-from ..supervised import _state_codec, answered_error, checked_values
-from .format import Exercise, ExerciseError, described, make_handin, read_exercise, shipped, shipped_text
+from ..supervised import answered_error, checked_values, state_codec
+from .format import Exercise, ExerciseError, described, make_handin, read_exercise, read_handin, shipped, shipped_text
 from .grade import grade_handin, problem, truths, write_csv
 
 MAX_EXERCISE_CHARS = 200_000  # an exercise is a page of text: a larger one is refused before it is read
@@ -102,7 +105,7 @@ def evaluator_start(request) -> dict:
     puzzle = api.make_puzzle(request.get("puzzle") or {})
     function = request.get("function") or user.DEFAULT_FUNCTION
     heuristic = user.user_heuristic(puzzle, request.get("heuristic_code"), function, filename="<hand-in>")
-    _evaluating.update(heuristic=heuristic, decode=_state_codec(puzzle)[1])
+    _evaluating.update(heuristic=heuristic, decode=state_codec(puzzle)[1])
     return {"ok": True}
 
 
@@ -119,20 +122,29 @@ def evaluate(request) -> dict:
 
 class PageEvaluator:
     """supervised.Evaluator's part for the page: the values come from the page's evaluating worker, through `ask`
-    ({"start": ...} or {"states": ...} to {"ok", "values"} or {"ok": false, "error"}). The page counts the code's time
-    and ends a worker that overruns it (the answer is then a "limit" error)."""
+    ({"start": ...} or {"states": ...} to {"ok", "values"} or {"ok": false, "error"}), or from `known`, the answers
+    to those two questions asked before the grading began ((start answer, states, values answer)). The page counts
+    the code's time and ends a worker that overruns it (the answer is then a "limit" error)."""
 
-    def __init__(self, ask, puzzle, request: dict, code: str, function: str, seconds: float):
+    def __init__(self, ask, puzzle, request: dict, code: str, function: str, seconds: float, known=None):
         self._ask = ask
         self.format = puzzle.format
-        self._encode = _state_codec(puzzle)[0]
+        self._encode = state_codec(puzzle)[0]
         self.asked: list | None = None
         self.seconds = seconds
-        self._answer({"start": {"puzzle": request, "heuristic_code": code, "function": function,
-                                "max_seconds": seconds}})
+        self.known: dict = {}
+        if known is not None:
+            started, states, found = known
+            self._answered(started)
+            self.known = dict(zip(states, checked_values(self._answered(found), states, self.format, "worker"),
+                                  strict=True))
+            return
+        self._answer(_start(puzzle, request, code, function, seconds))
 
     def _answer(self, message: dict):
-        answer = self._ask(message)
+        return self._answered(self._ask(message))
+
+    def _answered(self, answer):
         if not isinstance(answer, dict) or not answer.get("ok"):
             raise answered_error(answer.get("error") if isinstance(answer, dict) else None, self.seconds)
         return answer.get("values")
@@ -148,6 +160,8 @@ class PageEvaluator:
         states, self.asked = self.asked, None
         if not states:
             return []
+        if self.known:
+            return [self.known[state] for state in states]  # the whole space: every position is known
         return checked_values(self._answer({"states": self._encode(states)}), states, self.format, "worker")
 
     def close(self) -> str:
@@ -159,7 +173,30 @@ _truths: dict = {}  # the right answers of the exercises graded in this worker, 
 
 def grade(request, ask) -> dict:
     """A hand-in's row ({"exercise": TOML text, "handin": its JSON text, "name": its file name}), as grade.py's
-    grade_handin makes it on the command line, with h's values from the page (see PageEvaluator)."""
+    grade_handin makes it on the command line, with h's values from the page, asked for as the grading goes."""
+    steps = grade_steps(request, ask)
+    answer = None
+    try:
+        while True:
+            answer = ask(steps.send(answer)["ask"])
+    except StopIteration as stop:
+        return stop.value
+
+
+def grading_steps(request, ask=None):
+    """grade_steps for the worker: its errors answered as the api answers them."""
+    from .. import api
+
+    try:
+        return (yield from grade_steps(request, ask))
+    except Exception as e:
+        return api.failure(e)
+
+
+def grade_steps(request, ask=None):
+    """grade() as a generator: where the whole space fits the complete check, h of every position is asked for
+    first (`answer = yield {"ask": message}`), then the grading runs on those values; on a larger space `ask` is
+    called as the grading goes (None: the row says that this browser cannot grade it)."""
     exercise, _ = _exercise({"text": request.get("exercise") if isinstance(request, dict) else None})
     text, name = request.get("handin"), str(request.get("name") or "hand-in")[:200]
     if not isinstance(text, str) or len(text) > MAX_HANDIN_CHARS:
@@ -167,13 +204,70 @@ def grade(request, ask) -> dict:
                 "error": "the file is not a hand-in (too large, or not text)"}
     if exercise.sha256 not in _truths:
         _truths[exercise.sha256] = truths(exercise)
+    from .. import api
+    from ..search.explore import MAX_POSITIONS
+
+    request_of = exercise.request(exercise.goal or next(iter(exercise.positions.values()), None))
+    puzzle = api.make_puzzle(request_of)
+    known: dict = {}  # (code, function) -> (start answer, states, values answer)
+    for task, code in _heuristic_code(exercise, text):
+        if puzzle.state_count() > MAX_POSITIONS:
+            if ask is None:
+                return {"ok": False, "file": name, "student": None, "total": 0, "max": exercise.max_points,
+                        "error": NO_WAITING}
+            break
+        if (code, task.function) not in known:
+            started = yield {"ask": _start(puzzle, request_of, code, task.function, task.max_seconds)}
+            states = _space(puzzle) if isinstance(started, dict) and started.get("ok") else []
+            found = (yield {"ask": {"states": state_codec(puzzle)[0](states)}}) if states else started
+            known[(code, task.function)] = (started, states, found)
 
     def evaluator(puzzle, code, function, filename, seconds):
-        board = exercise.goal or next(iter(exercise.positions.values()), None)
-        return PageEvaluator(ask, puzzle, exercise.request(board), code, function, seconds)
+        return PageEvaluator(ask, puzzle, request_of, code, function, seconds, known.get((code, function)))
 
     row = grade_handin(exercise, text, name, _truths[exercise.sha256], evaluator)
     return dict(row, problem=problem(row), file_sha256=hashlib.sha256(text.encode()).hexdigest())
+
+
+NO_WAITING = ("grading this exercise in the page needs a browser with WebAssembly JavaScript Promise "
+              "Integration (Chrome or Edge 137 or later): its board is too large to evaluate whole; grade on the "
+              "command line with slidelab grade")
+
+
+def _start(puzzle, request: dict, code: str, function: str, seconds: float) -> dict:
+    return {"start": {"puzzle": request, "heuristic_code": code, "function": function, "max_seconds": seconds}}
+
+
+def _heuristic_code(exercise: Exercise, text: str) -> list:
+    """(task, code) of each heuristic task the hand-in has code for (none when it is not a hand-in: its row says
+    so)."""
+    try:
+        handin = read_handin(text, exercise)
+    except ExerciseError:
+        return []
+    found = []
+    for task in exercise.tasks:
+        code = handin["code"].get(task.id)
+        if task.kind == "heuristic" and isinstance(code, str) and code.strip():
+            found.append((task, code))
+    return found
+
+
+def _space(puzzle) -> list:
+    """Every position that reaches the goal, breadth-first from it (the order the complete check takes them in, so
+    the code meets them, and fails on them, in the same order)."""
+    children_of = puzzle.children
+    seen = {puzzle.goal: None}
+    layer = [puzzle.goal]
+    while layer:
+        following = []
+        for state in layer:
+            for child in children_of(state):
+                if child not in seen:
+                    seen[child] = None
+                    following.append(child)
+        layer = following
+    return list(seen)
 
 
 def table(request) -> dict:
