@@ -88,15 +88,6 @@ def test_every_key_the_page_asks_for_is_in_the_catalogue():
     assert sorted(p for p in prefixes if not any(key.startswith(p) for key in known)) == []
 
 
-def test_every_lesson_has_its_title_and_text_in_both_languages():
-    lessons = json.loads((WEB / "js" / "lessons.json").read_text(encoding="utf-8"))
-    assert len(lessons) == 5
-    for lesson in lessons:
-        assert "title" not in lesson and "text" not in lesson  # the words live in the catalogues
-        for part in ("title", "text"):
-            assert EN[f"lesson.{lesson['id']}.{part}"] and JA[f"lesson.{lesson['id']}.{part}"]
-
-
 def error_reasons() -> set[str]:
     """Every reason the engine gives an error (`reason="..."` where it raises one)."""
     reasons = set()

@@ -1,38 +1,43 @@
-"""The numbers of Watch the search's lessons are the engine's: they are read from the file the page loads
-(web/js/lessons.json), so a lesson whose numbers drift from what `solve` reports fails here."""
+"""The numbers of Watch the search's lessons are the engine's: the lessons are exercises (pysrc/slidelab/data/lessons,
+read by exercises/lessons.py into api.describe()["lessons"], which the page shows), and each figure their texts quote
+(a measure task's `expected`) is checked here against what `solve` and `trace` report, and against the grading's own
+right answers."""
 
 from __future__ import annotations
-
-import json
-import pathlib
 
 import pytest
 
 from slidelab import api
+from slidelab.exercises.grade import truths
+from slidelab.exercises.lessons import lessons as lesson_exercises
 from slidelab.heuristics.examples import source
 
-LESSONS_JSON = pathlib.Path(__file__).resolve().parent.parent / "web" / "js" / "lessons.json"
 TRACE_STEPS = api.MAX_TRACE_STEPS  # what the panel lets a student watch (from api.describe())
+# IDA*'s iterations as the iterations lesson's text gives them (bound: expanded)
+ITERATIONS = {"misplaced": {8: 1, 10: 19, 12: 59, 14: 181, 16: 562, 18: 1708, 20: 212},
+              "manhattan": {12: 10, 14: 31, 16: 90, 18: 243, 20: 30},
+              "linear_conflict": {12: 1, 14: 6, 16: 25, 18: 94, 20: 22}}
 
-
-def lessons():
-    """The lessons as the page loads them (web/js/lessons.json)."""
-    return json.loads(LESSONS_JSON.read_text(encoding="utf-8"))
-
-
-LESSONS = lessons()
+LESSONS = api.describe()["lessons"]
 METHODS = [(lesson, method) for lesson in LESSONS for method in lesson["methods"]]
 
 
-def test_the_page_has_its_lessons():
+def test_the_page_has_its_lessons_in_both_languages():
     assert [lesson["id"] for lesson in LESSONS] == ["heuristics", "greedy", "iterations", "overestimate", "knights"]
     heuristics = LESSONS[0]
     assert heuristics["board"] == "7 8 2/6 3 4/5 0 1"  # the assignment's position and numbers, from the issue
     assert [(m["heuristic"], m["moves"], m["expanded"]) for m in heuristics["methods"]] == [
         ("zero", 25, 147_132), ("misplaced", 25, 18_575), ("manhattan", 25, 875)]
-    english = json.loads((LESSONS_JSON.parent.parent / "i18n" / "en.json").read_text(encoding="utf-8"))
-    assert "25 moves" in english["lesson.heuristics.text"]  # each lesson's words are in the page's catalogues
-    assert english["lesson.iterations.text"].endswith("the least f among them is the next bound.")
+    assert "25 moves" in heuristics["text"]["en"]
+    assert LESSONS[2]["text"]["en"].endswith("the least f among them is the next bound.")
+    for lesson in LESSONS:
+        assert lesson["title"]["en"] and lesson["title"]["ja"] and lesson["text"]["en"] and lesson["text"]["ja"]
+
+
+def test_every_quoted_figure_is_the_gradings_right_answer():
+    for lesson in lesson_exercises():
+        right = truths(lesson)
+        assert {task.id: task.expected for task in lesson.tasks} == right, lesson.id
 
 
 @pytest.mark.parametrize("lesson, method", METHODS,
@@ -47,17 +52,17 @@ def test_a_lessons_numbers_are_what_solve_reports(lesson, method):
     shortest = min(m["moves"] for m in lesson["methods"] if m["algorithm"] not in ("greedy", "weighted"))
     assert answer["optimal"] == (method["algorithm"] not in ("greedy", "weighted") and answer["length"] == shortest)
     iterations = answer["stats"].get("iterations", [])
-    assert [i["bound"] for i in iterations] == method.get("bounds", [])
-    assert [i["expanded"] for i in iterations] == method.get("iterations", [])
+    expected = ITERATIONS.get(method["heuristic"], {}) if lesson["id"] == "iterations" else {}
+    assert {i["bound"]: i["expanded"] for i in iterations} == expected
     if method["expanded"] > TRACE_STEPS:  # the page says it is too many to watch: a trace indeed stops
         traced = api.trace(request)
         assert traced["truncated"] and traced["expanded"] == TRACE_STEPS
         return
     traced = api.trace(request)  # what Watch shows for it: the same path, and for best-first searches the same count
     assert not traced["truncated"] and traced["length"] == method["moves"]
-    if "iterations" in method:  # the generic IDA*: the same bounds, the last iteration's count a few nodes apart
-        assert [i["bound"] for i in traced["stats"]["iterations"]] == method["bounds"]
-        assert [i["expanded"] for i in traced["stats"]["iterations"]][:-1] == method["iterations"][:-1]
+    if expected:  # the generic IDA*: the same bounds, the last iteration's count a few nodes apart
+        assert [i["bound"] for i in traced["stats"]["iterations"]] == list(expected)
+        assert [i["expanded"] for i in traced["stats"]["iterations"]][:-1] == list(expected.values())[:-1]
     else:
         assert traced["expanded"] == method["expanded"]
 

@@ -884,7 +884,9 @@ def describe() -> dict:
     in Python written against the user contract (heuristics/user.py), and the set of pattern databases the page
     offers to download ("download_tables": {"name", "files": {shape: [file names]}}; a solve request's "tables"
     names it once chosen), Compare's default pairs and time limits ("compare": compare.catalogue()), and the
-    exercises that come with Slide Lab ("exercises": [{"id", "title"}])."""
+    exercises and the lessons of Watch the search that come with Slide Lab ("exercises": [{"id", "title"}], "lessons":
+    exercises/lessons.py's catalogue())."""
+    from .exercises.lessons import catalogue as lessons
     from .exercises.page import catalogue as exercise_catalogue
     from .heuristics.examples import examples
     from .puzzles.tokens import PRESETS, RULE_DESCRIPTIONS
@@ -903,4 +905,5 @@ def describe() -> dict:
         "download_tables": pdb.download_tables(),
         "compare": compare_catalogue(),
         "exercises": exercise_catalogue(),
+        "lessons": lessons(),
     }

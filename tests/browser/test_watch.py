@@ -5,7 +5,6 @@ token puzzle, the lessons, a 4x4 trace with the pattern databases loaded first, 
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from test_tokens_app import shown
 from slidelab import api
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the lessons as the CPython tests read them
-from test_watch_lessons import LESSONS, LESSONS_JSON  # noqa: E402
+from test_watch_lessons import LESSONS  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -289,13 +288,11 @@ def test_a_knights_trace_shows_token_boards_and_the_solvers_counts(app: Page):
 
 
 def test_the_lessons_are_the_ones_the_cpython_tests_check(app: Page):
-    # tests/test_watch_lessons.py reads lessons.json and checks every number against the engine: the page offers
-    # exactly those lessons, from the same file
+    # tests/test_watch_lessons.py checks every number of api.describe()'s lessons against the engine: the page offers
+    # exactly those lessons, from the catalogue of the engine it runs
     offered = app.eval_on_selector_all(f"{WATCH} .watch-lesson option",
                                        "options => options.map(o => [o.value, o.text])")
-    english = json.loads((LESSONS_JSON.parent.parent / "i18n" / "en.json").read_text(encoding="utf-8"))
-    assert offered[1:] == [[lesson["id"], english[f"lesson.{lesson['id']}.title"]] for lesson in LESSONS]
-    assert app.evaluate("() => fetch('js/lessons.json').then(r => r.json())") == LESSONS
+    assert offered[1:] == [[lesson["id"], lesson["title"]["en"]] for lesson in LESSONS]
 
 
 def test_a_lesson_sets_its_position_and_watches_its_methods(app: Page):

@@ -15,12 +15,12 @@
 //   watch.clear(reason)            // the position changed: the trace no longer applies
 //
 // onShow gets a node's board text to show on the main board; onMethod a lesson's method to choose; onLesson a lesson
-// (lessons.json) whose position the page sets; onChange asks for the link to be written again.
+// (api.describe().lessons) whose position the page sets; onChange asks for the link to be written again.
 
 import { MISSING, formatCount } from './format.js';
 import { NEXT_STYLE, STATUS_STYLE, TreeView } from './tree_view.js';
 import { GOAL, OPEN, PATH, STATUS_COUNT, TraceModel } from './trace_model.js';
-import { errorText, fact, has, t, tHTML } from './i18n.js';
+import { errorText, fact, has, language, t, tHTML } from './i18n.js';
 
 const OPEN_ROWS = 12;        // rows of the open list shown: the ones the search takes next
 const FRAME_BUDGET_MS = 8;   // at full speed, the time a frame may spend stepping
@@ -31,14 +31,11 @@ const DEFAULT_SPEED = '5';
  * tests/test_i18n.py holds equal to this set) each have their rule, the one sentence they expand by, in the catalogue. */
 const traceable = algorithm => has(`watch.rule.${algorithm}`);
 
-/** Ready-made lessons from the source material (lessons.json, which tests/test_watch_lessons.py checks against the
- * engine): a position, methods, and the numbers a student should find. */
-const LESSONS = fetch(new URL('./lessons.json', import.meta.url)).then(answer => answer.json()).catch(() => []);
-
 // The engine's facts, from its catalogue (api.describe(), setCatalogue): how a sentence names each algorithm and
 // heuristic, whether an algorithm takes a heuristic, weighted A*'s default W, and a trace's limits.
 const catalogue = { labels: {}, informed: new Set(), weight: null, maxSteps: Infinity, maxNodes: Infinity };
 const label = name => catalogue.labels[name] ?? name;
+const inLanguage = texts => texts[language] ?? texts.en ?? '';
 const methodName = (algorithm, heuristic) => (catalogue.informed.has(algorithm)
   ? t('watch.method', { algorithm: label(algorithm), heuristic: label(heuristic) }) : label(algorithm));
 
@@ -50,7 +47,7 @@ export class Watch {
   #last = 0;
   #carry = 0;
   #running = false;  // a trace or a lesson's solve is in flight
-  lessons = [];      // the lessons, once lessons.json has arrived
+  lessons = [];      // the lessons (api.describe().lessons: exercises/lessons.py), once the catalogue has come
   #enabled = false;
   #board = null;     // the position traced (the board object the app gave)
   #selected = -1;
@@ -152,10 +149,6 @@ export class Watch {
     ui.end.addEventListener('click', () => this.#goto(this.#model.units));
     ui.play.addEventListener('click', () => this.#toggle());
     ui.lesson.addEventListener('change', () => this.#showLesson(ui.lesson.value));
-    LESSONS.then(lessons => {
-      this.lessons = lessons;
-      ui.lesson.append(...lessons.map(l => new Option(t(`lesson.${l.id}.title`), l.id)));
-    });
     ui.check.addEventListener('click', () => this.#checkLesson());
     ui.lessonBody.addEventListener('click', event => {
       const button = event.target.closest('button[data-method]');
@@ -221,7 +214,7 @@ export class Watch {
   }
 
   /** The engine's catalogue (api.describe()): labels, the default weight, the trace limits. */
-  setCatalogue({ algorithms, heuristics, trace }) {
+  setCatalogue({ algorithms, heuristics, trace, lessons }) {
     for (const entry of algorithms) catalogue.labels[entry.name] = fact(`algorithm.${entry.name}.label`, entry.label);
     for (const entry of heuristics) catalogue.labels[entry.name] = fact(`heuristic.${entry.name}.label`, entry.label);
     catalogue.informed = new Set(algorithms.filter(a => a.uses_heuristic).map(a => a.name));
@@ -229,6 +222,11 @@ export class Watch {
     catalogue.maxSteps = trace.max_steps;
     catalogue.maxNodes = trace.max_nodes;
     if (this.ui.weight.value === '' && catalogue.weight !== null) this.ui.weight.value = String(catalogue.weight);
+    if (!this.lessons.length) {
+      // ready-made lessons from the source material: a position, methods, and the figures a student should find
+      this.lessons = lessons;
+      this.ui.lesson.append(...lessons.map(l => new Option(inLanguage(l.title), l.id)));
+    }
   }
 
   /** The chosen method (maybe) changed: say its rule, offer the weight for weighted A*; a trace of another method is
@@ -575,12 +573,9 @@ export class Watch {
     this.#lesson = lesson;
     this.ui.lessonBox.hidden = !lesson;
     if (!lesson) return;
-    this.ui.lessonText.textContent = t(`lesson.${lesson.id}.text`);
-    // iterative methods list each iteration's bound and the nodes it expands (in the last one, up to the goal)
-    const perIteration = ({ bounds, iterations }) => (bounds ? `<br><span class="muted">${t('watch.by-bound', {
-      list: bounds.map((bound, i) => `${bound}: ${formatCount(iterations[i])}`).join(', ') })}</span>` : '');
+    this.ui.lessonText.textContent = inLanguage(lesson.text);
     this.ui.lessonBody.innerHTML = lesson.methods.map((method, i) => `<tr>
-      <th scope="row">${methodName(method.algorithm, method.heuristic)}${perIteration(method)}</th>
+      <th scope="row">${methodName(method.algorithm, method.heuristic)}</th>
       <td>${method.moves}</td>
       <td>${formatCount(method.expanded)}</td><td data-solved="${i}">–</td>
       <td>${method.expanded <= catalogue.maxSteps ? `<button type="button" data-method="${i}">${t('watch.watch')}</button>`
@@ -614,6 +609,13 @@ export class Watch {
         cell.textContent = this.#cancelled ? t('watch.lesson-cancelled') : answer.ok
           ? t('watch.lesson-result', { moves: t('result.moves-count', { count: answer.length }),
             count: answer.stats.expanded }) : errorText(answer.error);
+        // an iterative method lists each iteration's bound and the nodes it expands (in the last, up to the goal)
+        const iterations = answer.ok ? answer.stats.iterations ?? [] : [];
+        if (iterations.length) {
+          cell.append(document.createElement('br'), Object.assign(document.createElement('span'), {
+            className: 'muted', textContent: t('watch.by-bound', {
+              list: iterations.map(({ bound, expanded }) => `${bound}: ${formatCount(expanded)}`).join(', ') }) }));
+        }
       }
     } finally {
       this.#running = false;

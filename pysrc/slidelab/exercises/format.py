@@ -18,6 +18,7 @@ from typing import NoReturn
 
 from ..errors import BadRequest
 from ..heuristics import HEURISTICS
+from ..heuristics.examples import EXAMPLES
 from ..search import ALGORITHMS
 
 FORMAT = 1  # the exercise format this version reads
@@ -69,6 +70,7 @@ class Task:
     quantity: str | None = None
     distance: int | None = None
     tolerance: float = 0
+    expected: float | None = None  # the figure the texts quote (a lesson shows it); grading uses the engine's
     choices: tuple[Choice, ...] = ()  # predict
     answer: str | None = None
     function: str = "h"  # heuristic
@@ -92,6 +94,7 @@ class Exercise:
     positions: dict
     tasks: tuple[Task, ...]
     sha256: str  # of the exercise's text: a hand-in names the exercise it was made for
+    example: str | None = None  # an example heuristic (heuristics/examples) that measure tasks name as "yours"
 
     @property
     def max_points(self) -> float:
@@ -147,19 +150,20 @@ def _exercise(data: dict, sha256: str) -> Exercise:
     tasks_data = data.get("tasks")
     if not isinstance(tasks_data, list) or not tasks_data:
         at.fail("tasks", "an exercise has at least one task ([[tasks]])")
-    tasks = tuple(_task(t, f"tasks[{i}]", positions) for i, t in enumerate(tasks_data))
+    example = at.choice("example", tuple(name for name, _, _ in EXAMPLES))
+    tasks = tuple(_task(t, f"tasks[{i}]", positions, example) for i, t in enumerate(tasks_data))
     ids = [task.id for task in tasks]
     repeated = sorted({i for i in ids if ids.count(i) > 1})
     if repeated:
         at.fail("tasks", f"two tasks have the id '{repeated[0]}'")
     exercise = Exercise(id=at.identifier("id"), title=at.texts("title", required=True), text=at.texts("text"),
                         puzzle=at.text("puzzle", "sliding"), rule=at.text("rule"), goal=at.text("goal"),
-                        positions=positions, tasks=tasks, sha256=sha256)
-    at.no_others(("format", "id", "title", "text", "puzzle", "rule", "goal", "positions", "tasks"))
+                        positions=positions, tasks=tasks, sha256=sha256, example=example)
+    at.no_others(("format", "id", "title", "text", "puzzle", "rule", "goal", "positions", "example", "tasks"))
     return exercise
 
 
-def _task(data, path: str, positions: dict) -> Task:
+def _task(data, path: str, positions: dict, example: str | None = None) -> Task:
     if not isinstance(data, dict):
         raise ExerciseError(f"{path}: a task is a table of fields")
     at = _Fields(data, path)
@@ -177,9 +181,10 @@ def _task(data, path: str, positions: dict) -> Task:
         algorithm = at.choice("algorithm", tuple(ALGORITHMS), required=quantity in SEARCH_QUANTITIES)
         distance = at.integer("distance", required=quantity == "positions_at_distance")
         task = Task(**common, points=at.number("points", 1), position=position, algorithm=algorithm,
-                    heuristic=at.choice("heuristic", tuple(HEURISTICS)), quantity=quantity, distance=distance,
-                    tolerance=at.number("tolerance", 0, positive=False))
-        known += ["points", "position", "algorithm", "heuristic", "quantity", "distance", "tolerance"]
+                    heuristic=at.choice("heuristic", tuple(HEURISTICS) + (("yours",) if example else ())),
+                    quantity=quantity, distance=distance, tolerance=at.number("tolerance", 0, positive=False),
+                    expected=at.number("expected", None, positive=False))
+        known += ["points", "position", "algorithm", "heuristic", "quantity", "distance", "tolerance", "expected"]
     elif kind == "predict":
         choices_data = data.get("choices")
         if not isinstance(choices_data, list) or len(choices_data) < 2:
@@ -395,7 +400,8 @@ def schema() -> dict:
     measure = kind("measure", {
         "points": points, "position": {"type": "string"}, "algorithm": {"type": "string"},
         "heuristic": {"type": "string"}, "quantity": {"enum": list(SEARCH_QUANTITIES + SPACE_QUANTITIES)},
-        "distance": {"type": "integer"}, "tolerance": {"type": "number", "minimum": 0, "default": 0}}, ["quantity"])
+        "distance": {"type": "integer"}, "tolerance": {"type": "number", "minimum": 0, "default": 0},
+        "expected": {"type": "number", "minimum": 0}}, ["quantity"])
     measure["allOf"] = [
         {"if": {"properties": {"quantity": {"enum": list(SEARCH_QUANTITIES)}}},
          "then": {"required": ["position", "algorithm"]}},
@@ -417,7 +423,7 @@ def schema() -> dict:
         "properties": {
             "format": {"const": FORMAT}, "id": identifier, "title": texts, "text": texts,
             "puzzle": {"type": "string", "default": "sliding"}, "rule": {"type": "string"},
-            "goal": {"type": "string"},
+            "goal": {"type": "string"}, "example": {"enum": [name for name, _, _ in EXAMPLES]},
             "positions": {"type": "object", "propertyNames": {"pattern": f"^{_ID.pattern}$"},
                           "additionalProperties": {"type": "string", "minLength": 1}},
             "tasks": {"type": "array", "minItems": 1, "items": {"oneOf": [measure, predict, heuristic]}},
