@@ -47,7 +47,7 @@ def _measure(exercise: Exercise, task: Task):
         request = dict(exercise.request(board), algorithm=task.algorithm, max_seconds=TRUTH_SECONDS)
         if task.heuristic is not None:
             request["heuristic"] = task.heuristic
-        if task.heuristic == "yours":  # the exercise's example, ours: it runs here
+        if task.heuristic == "yours" and exercise.example:  # the exercise's example (ours): it runs here
             from ..heuristics.examples import source
 
             request["heuristic_code"] = source(exercise.example)
