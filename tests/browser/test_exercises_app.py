@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -21,6 +22,8 @@ from slidelab.exercises.grade import grade_all, write_csv
 from slidelab.heuristics.examples import source
 
 pytestmark = pytest.mark.browser
+
+FORGING = Path(__file__).resolve().parents[1] / "data" / "forging"
 
 WEEK = """
 format = 1
@@ -147,6 +150,9 @@ def test_a_student_works_offline_and_hands_in_and_the_teacher_grades_as_the_comm
     download.value.save_as(handed_in)
     assert download.value.suggested_filename == "week-1-Ann-Lee.slidelab.json"
     assert json.loads(handed_in.read_text())["student"] == "Ann Lee"
+    page.once("dialog", lambda dialog: dialog.dismiss())  # Clear my work asks first: kept when the answer is no
+    page.click("#exercise .exercise-clear")
+    assert page.input_value("#exercise-length") == "2"
 
     # the teacher's view (still offline): that file and two others
     files = [("ann.json", handed_in.read_text()), ("bob.json", handin("Bob", LOOPS, {"length": 2})),
@@ -168,6 +174,12 @@ def test_a_student_works_offline_and_hands_in_and_the_teacher_grades_as_the_comm
         page.click("#exercise .grade-csv")
     page_csv = download.value.path().read_text()
     assert list(csv.reader(io.StringIO(page_csv))) == list(csv.reader(io.StringIO(expected.getvalue())))
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#exercise .exercise-clear")
+    expect(page.locator("#exercise .exercise-message")).to_have_text("Your work on this exercise was cleared.")
+    page.reload()
+    expect(page.locator("#exercise .exercise-title")).to_have_text("Week 1 (6 points)", timeout=120_000)
+    assert page.input_value("#exercise-length") == "" and not page.is_checked("#exercise input[value=manhattan]")
     context.close()
     assert errors == []
 
@@ -182,10 +194,18 @@ def test_a_hand_in_reaches_nothing_of_the_teachers_and_no_other_hand_in(browser,
     page.evaluate("() => { localStorage.setItem('teacher', 'kept'); return caches.open('teacher').then(c => "
                   "c.put('/kept', new Response('kept'))); }")
     before = page.evaluate("async () => [Object.keys(localStorage).sort(), (await caches.keys()).sort()]")
-    files = [("one.json", handin("One", REACHES)), ("two.json", handin("Two", REACHES))]
+    patches = (FORGING / "patches_checker.py").read_text()  # twice Manhattan, and the checker patched where it runs
+    files = [("one.json", handin("One", REACHES)), ("two.json", handin("Two", REACHES)),
+             ("zed.json", handin("Zed", patches))]
     rows = grade_in_page(page, files, tmp_path)
-    # admissible, consistent and within 10 nodes: nothing was in reach, and neither saw the other
-    assert [row[:5] for row in rows] == [["One", "one.json", "0", "0", "4"], ["Two", "two.json", "0", "0", "4"]]
+    # admissible, consistent and within 10 nodes: nothing was in reach, and neither saw the other; the patched
+    # checker was in the evaluating worker only: twice Manhattan is neither admissible nor consistent
+    assert [row[:5] for row in rows] == [["One", "one.json", "0", "0", "4"], ["Two", "two.json", "0", "0", "4"],
+                                         ["Zed", "zed.json", "0", "0", "1"]]
+    page.click("#exercise .grade-table th button[data-key=yours]")  # sorted by a task's points, then back
+    assert page.locator("#exercise .grade-table tbody tr td:first-child").all_inner_texts() == ["Zed", "One", "Two"]
+    page.click("#exercise .grade-table th button[data-key=yours]")
+    assert page.locator("#exercise .grade-table tbody tr td:first-child").all_inner_texts() == ["One", "Two", "Zed"]
     after = page.evaluate("async () => [Object.keys(localStorage).sort(), (await caches.keys()).sort()]")
     assert after == before and "teacher" in after[1]
     assert not [url for url in requests if "stolen" in url]
