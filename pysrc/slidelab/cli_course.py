@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .cli_args import EXIT_INVALID, EXIT_OK
 from .errors import SlideLabError
 from .exercises import Exercise, ExerciseError, make_handin, read_exercise, shipped, shipped_text
 from .exercises.format import described, say
 from .exercises.grade import problem, write_csv
 
-EXIT_OK, EXIT_INVALID = 0, 2
 MAX_FILE = 5_000_000  # bytes of an exercise or a hand-in read
 
 
