@@ -251,4 +251,15 @@ def test_on_a_board_too_large_to_evaluate_whole_the_grading_asks_for_values_as_i
     page.click("#exercise .exercise-check")
     expect(page.locator("#exercise .exercise-status")).to_have_text("Your work as graded now: 1 of 1 points.",
                                                                  timeout=120_000)
+    # files dropped on the teacher's view are taken, and the page stays where it is
+    page.click("#exercise .grade-view summary")
+    dropped = page.evaluate_handle("""() => {
+        const files = new DataTransfer();
+        for (const name of ['a.json', 'b.json']) files.items.add(new File(['{}'], name, { type: 'application/json' }));
+        return files;
+    }""")
+    page.dispatch_event("#exercise .grade-intro", "drop", {"dataTransfer": dropped})
+    expect(page.locator("#exercise .grade-chosen")).to_have_text("2 files chosen")
+    expect(page.locator("#exercise .grade-run")).to_be_enabled()
+    assert page.url.startswith(base_url)
     context.close()

@@ -20,7 +20,7 @@ export class GradeTable {
   constructor(element, { makeGrader, solver, exercise, onBoard = () => {} }) {
     Object.assign(this, { element, makeGrader, solver, exercise, onBoard });
     element.insertAdjacentHTML('beforeend', `
-      <p class="muted">${t('grade.intro')}</p>
+      <p class="muted grade-intro">${t('grade.intro')}</p>
       <div class="grade-drop" tabindex="-1">
         <label class="field file-field">${t('grade.files')}
           <input type="file" class="grade-files" multiple accept=".json,application/json"></label>
@@ -37,10 +37,16 @@ export class GradeTable {
     this.ui = { drop: $('drop'), input: $('files'), chosen: $('chosen'), run: $('run'), cancel: $('cancel'),
       csv: $('csv'), progress: $('progress'), table: $('table') };
     this.ui.input.addEventListener('change', () => this.#take([...this.ui.input.files]));
-    this.ui.drop.addEventListener('dragover', event => { event.preventDefault(); });
-    this.ui.drop.addEventListener('drop', event => {
+    // files dropped anywhere on the view are taken (never opened by the browser in place of the page)
+    element.addEventListener('dragover', event => {
       event.preventDefault();
-      this.#take([...event.dataTransfer.files]);
+      this.ui.drop.classList.add('dragging');
+    });
+    element.addEventListener('dragleave', () => this.ui.drop.classList.remove('dragging'));
+    element.addEventListener('drop', event => {
+      event.preventDefault();
+      this.ui.drop.classList.remove('dragging');
+      if (!this.running) this.#take([...event.dataTransfer.files]);
     });
     this.ui.run.addEventListener('click', () => this.run());
     this.ui.cancel.addEventListener('click', () => this.#grader?.cancel());
