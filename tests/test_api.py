@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from slidelab import api
+from slidelab import api, api_solve
 
 
 def test_solve_answer_shape():
@@ -58,7 +58,7 @@ def test_huge_limits_mean_no_limit():
 def test_a_bug_is_an_answer_not_a_crash(monkeypatch):
     def broken(*args):
         raise KeyError("oops")
-    monkeypatch.setattr(api, "get_heuristic", broken)
+    monkeypatch.setattr(api_solve, "get_heuristic", broken)  # where solve reads it
     answer = api.solve({"board": "7 8 2/6 3 4/5 0 1"})
     assert answer["ok"] is False and answer["error"]["code"] == "internal"
     assert "KeyError" in answer["error"]["message"]

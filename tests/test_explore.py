@@ -2,7 +2,7 @@
 
 import pytest
 
-from slidelab import api
+from slidelab import api, api_space
 from slidelab.errors import Cancelled, SearchLimit, TooLarge
 from slidelab.puzzles.sliding import SlidingPuzzle, default_goal
 from slidelab.search.control import Limits, run
@@ -102,7 +102,7 @@ def test_api_explore_by_shape_board_and_goal():
 
 
 def test_api_explore_cuts_the_farthest_list(monkeypatch):
-    monkeypatch.setattr(api, "MAX_FARTHEST", 1)
+    monkeypatch.setattr(api_space, "MAX_FARTHEST", 1)  # where explore reads it
     answer = api.explore({"shape": "3x3"})
     assert len(answer["farthest"]) == 1 and answer["farthest_count"] == 2
 
