@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from slidelab import batch, cli, cli_args
+from slidelab import batch, cli, cli_args, cli_batch
 from slidelab.puzzles.sliding import random_position
 
 DATA = Path(__file__).parent / "data"
@@ -410,7 +410,7 @@ def test_a_full_disk_is_said_in_one_line_with_its_own_status(capsys, tmp_path, m
                 k: v for k, v in kwargs.items() if k in ("encoding", "errors")})
         return real_open(name, mode, **kwargs)
 
-    monkeypatch.setattr(cli, "open", full_open, raising=False)
+    monkeypatch.setattr(cli_batch, "open", full_open, raising=False)  # where batch opens its resume file
     code, out, err = slidelab(capsys, "batch", str(path), "--resume", str(out_path))
     assert code == cli_args.EXIT_WRITE_FAILED and err.count("\n") == 1
     assert "cannot write" in err and "No space left on device" in err
