@@ -14,7 +14,7 @@ from .cli_args import EXIT_INVALID, EXIT_OK
 from .errors import SlideLabError
 from .exercises import Exercise, ExerciseError, make_handin, read_exercise, shipped, shipped_text
 from .exercises.format import described, say
-from .exercises.grade import problem, write_csv
+from .exercises.grade import failed_row, problem, write_csv
 
 MAX_FILE = 5_000_000  # bytes of an exercise or a hand-in read
 
@@ -224,8 +224,7 @@ def _grade(args) -> int:
         try:
             files.append((path, _read(path, "the hand-in")))
         except _Refused as e:  # a file that cannot be read is a row of its own
-            rows.append({"file": path, "student": None, "ok": False, "error": str(e), "total": 0,
-                         "max": exercise.max_points})
+            rows.append(failed_row(exercise, path, str(e)))
     live = sys.stderr.isatty()
     for row in grade_all(exercise, files, args.workers or cores()):
         rows.append(row)

@@ -55,12 +55,11 @@ export class Grader {
   }
 
   #lane() {
-    const checker = this.makeSolver();
-    checker.start();
-    return { checker, evaluator: null, spare: this.#evaluator() };
+    return { checker: this.#started(), evaluator: null, spare: this.#started() };
   }
 
-  #evaluator() {
+  /** A new worker, starting. */
+  #started() {
     const solver = this.makeSolver();
     solver.start();
     return solver;
@@ -73,7 +72,7 @@ export class Grader {
   async #gradeOne(lane, toml, file, more) {
     // this hand-in's evaluating worker (started while the last one was graded), and the next one's
     lane.evaluator = lane.spare;
-    lane.spare = more ? this.#evaluator() : null;
+    lane.spare = more ? this.#started() : null;
     const evaluator = lane.evaluator;
     let seconds = 0;
     let used = 0;

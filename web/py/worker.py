@@ -10,7 +10,7 @@ import json
 
 import js
 from polyscript import xworker
-from pyodide.ffi import can_run_sync, create_once_callable, run_sync, to_js
+from pyodide.ffi import can_run_sync, run_sync, to_js
 
 from slidelab import api
 from slidelab.exercises import page as exercises
@@ -146,9 +146,9 @@ def evaluate(request):
 
 # The grading worker: it never runs anyone's code (a worker that did is refused), and asks the page for h's values,
 # which the page asks of the evaluating worker; reply() brings each answer. Where the whole space fits, the values are
-# asked for before the grading begins (an "ask" step of the generator, awaited here); on a larger board the grading
-# code asks as it goes, a plain call that waits by a stack switch (run_sync: JavaScript Promise Integration) while
-# this worker's loop takes the reply.
+# asked for before the grading begins (an "ask" step of the generator, awaited by _drive); on a larger board the
+# grading code asks as it goes, a plain call that waits for the same question by a stack switch (run_sync:
+# JavaScript Promise Integration) while this worker's loop takes the reply.
 _reply = {}
 
 
@@ -160,19 +160,7 @@ async def _asked(event):
 
 
 def _ask_page(message):
-    box = {}
-
-    def wait(resolve, reject):
-        def settle(value):
-            box["value"] = value
-            resolve(None)
-
-        _reply["settle"] = settle
-
-    promise = js.Promise.new(create_once_callable(wait))
-    xworker.postMessage(_js({"ask": message}))
-    run_sync(promise)
-    return box["value"]
+    return run_sync(_asked({"ask": message}))
 
 
 def reply(answer):

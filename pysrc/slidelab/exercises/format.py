@@ -100,6 +100,12 @@ class Exercise:
     def max_points(self) -> float:
         return sum(task.max_points for task in self.tasks)
 
+    @property
+    def space_board(self) -> str | None:
+        """The board whose state space the exercise's heuristics and space quantities are about: its goal, else its
+        first position (None for a preset with neither: its own goal)."""
+        return self.goal or next(iter(self.positions.values()), None)
+
     def request(self, board: str | None = None) -> dict:
         """The puzzle part of an api request: this exercise's puzzle, goal and rule, with a board."""
         request = {"puzzle": self.puzzle, "board": board}

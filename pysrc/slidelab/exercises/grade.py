@@ -56,7 +56,7 @@ def _measure(exercise: Exercise, task: Task):
             raise SlideLabError(answer["error"]["message"])
         return answer["length"] if task.quantity == "length" else answer["stats"][task.quantity]
     if board is None:
-        board = exercise.goal or next(iter(exercise.positions.values()), None)
+        board = exercise.space_board
     request = exercise.request(board)
     if board is None and exercise.puzzle == "sliding":
         raise ExerciseError(f"task {task.id}: the board to explore is not known: give the exercise a goal")
@@ -84,8 +84,7 @@ def grade_handin(exercise: Exercise, text: str, name: str, right: dict, evaluato
     try:
         handin = read_handin(text, exercise)
     except ExerciseError as e:
-        return {"file": name, "student": None, "ok": False, "error": str(e), "total": 0,
-                "max": exercise.max_points}
+        return failed_row(exercise, name, str(e))
     tasks = {}
     for task in exercise.tasks:
         if task.kind == "heuristic":
@@ -95,6 +94,11 @@ def grade_handin(exercise: Exercise, text: str, name: str, right: dict, evaluato
     total = round(sum(t["points"] for t in tasks.values()), 6)
     return {"file": name, "student": handin["student"][:200], "ok": True, "tasks": tasks, "total": total,
             "max": exercise.max_points}
+
+
+def failed_row(exercise: Exercise, name: str, error: str) -> dict:
+    """The row of a file that was not graded (not a hand-in of this exercise, unreadable, or its grading failed)."""
+    return {"file": name, "student": None, "ok": False, "error": error, "total": 0, "max": exercise.max_points}
 
 
 def _grade_answer(task: Task, given, right) -> dict:
@@ -124,8 +128,7 @@ def grade_heuristic(exercise: Exercise, task: Task, code, evaluator=None) -> dic
     result: dict = {"points": 0, "max": task.max_points, "criteria": []}
     if not isinstance(code, str) or not code.strip():
         return dict(result, status="unanswered", detail="no code handed in")
-    board = exercise.goal or next(iter(exercise.positions.values()), None)
-    puzzle = api.make_puzzle(exercise.request(board))  # a preset without a board is its own goal's puzzle
+    puzzle = api.make_puzzle(exercise.request(exercise.space_board))  # a preset without a board: its goal's puzzle
     values = None
     try:
         values = (evaluator or supervised.Evaluator)(puzzle, code, task.function, "<hand-in>", task.max_seconds)
@@ -222,8 +225,7 @@ def grade_all(exercise: Exercise, files: list, workers: int = 1) -> Iterator[dic
         for event in pool.feed(queue, lambda file: file):
             if isinstance(event, GaveUp):
                 name, _ = event.task
-                yield {"file": name, "student": None, "ok": False, "total": 0, "max": exercise.max_points,
-                       "error": f"grading it stopped its worker each time ({event.how})"}
+                yield failed_row(exercise, name, f"grading it stopped its worker each time ({event.how})")
                 continue
             worker, row = event
             pool.finish(worker)
@@ -242,8 +244,7 @@ def _serve(conn, exercise, right) -> None:
         try:
             row = grade_handin(exercise, text, name, right)
         except Exception as e:  # a bug: the row says it, the others go on
-            row = {"file": name, "student": None, "ok": False, "total": 0, "max": exercise.max_points,
-                   "error": f"internal error ({type(e).__name__}: {str(e)[:200]})"}
+            row = failed_row(exercise, name, f"internal error ({type(e).__name__}: {str(e)[:200]})")
         try:
             conn.send(row)
         except OSError:

@@ -19,7 +19,7 @@ from ..errors import BadRequest
 from ..heuristics import user
 from ..supervised import answered_error, checked_values, state_codec
 from .format import Exercise, ExerciseError, described, make_handin, read_exercise, read_handin, shipped, shipped_text
-from .grade import grade_handin, problem, truths, write_csv
+from .grade import failed_row, grade_handin, problem, truths, write_csv
 
 MAX_EXERCISE_CHARS = 200_000  # an exercise is a page of text: a larger one is refused before it is read
 MAX_HANDIN_CHARS = 2_000_000  # a hand-in holds code and answers
@@ -200,21 +200,19 @@ def grade_steps(request, ask=None):
     exercise, _ = _exercise({"text": request.get("exercise") if isinstance(request, dict) else None})
     text, name = request.get("handin"), str(request.get("name") or "hand-in")[:200]
     if not isinstance(text, str) or len(text) > MAX_HANDIN_CHARS:
-        return {"ok": False, "file": name, "student": None, "total": 0, "max": exercise.max_points,
-                "error": "the file is not a hand-in (too large, or not text)"}
+        return failed_row(exercise, name, "the file is not a hand-in (too large, or not text)")
     if exercise.sha256 not in _truths:
         _truths[exercise.sha256] = truths(exercise)
     from .. import api
     from ..search.explore import MAX_POSITIONS
 
-    request_of = exercise.request(exercise.goal or next(iter(exercise.positions.values()), None))
+    request_of = exercise.request(exercise.space_board)
     puzzle = api.make_puzzle(request_of)
     known: dict = {}  # (code, function) -> (start answer, states, values answer)
     for task, code in _heuristic_code(exercise, text):
         if puzzle.state_count() > MAX_POSITIONS:
             if ask is None:
-                return {"ok": False, "file": name, "student": None, "total": 0, "max": exercise.max_points,
-                        "error": NO_WAITING}
+                return failed_row(exercise, name, NO_WAITING)
             break
         if (code, task.function) not in known:
             started = yield {"ask": _start(puzzle, request_of, code, task.function, task.max_seconds)}
