@@ -1,10 +1,12 @@
-"""Fixtures for the Playwright tests: Chromium from the system (or Playwright's own) and a server on dist/."""
+"""Fixtures for the Playwright tests: Chromium from the system (or Playwright's own), a server on dist/, and a copy of
+dist/ served without HTTP caching (`site`: only the service worker answers offline)."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -65,3 +67,39 @@ def ready_page(browser, base_url: str, fragment: str = "", **context_args):
     yield page
     context.close()
     assert errors == []
+
+
+class Site(build.SiteHandler):
+    """The site with the given HTTP caching (Cache-Control); with no-store only the service worker can answer when the
+    network is off."""
+
+    cache_control = "no-store"
+
+    def send_header(self, keyword, value):
+        if keyword == "Cache-Control":
+            value = self.cache_control
+        super().send_header(keyword, value)
+
+
+def serve(folder, handler: type[Site]):
+    """The folder served by `handler` on a free local port, in a daemon thread: (server, base URL)."""
+    server = build.http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), lambda *args: handler(*args, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def copy_of_dist(tmp_path):
+    folder = tmp_path / "site"
+    shutil.copytree(build.DIST, folder)
+    return folder
+
+
+@pytest.fixture
+def site(tmp_path):
+    """A copy of dist/ served without HTTP caching on a free port: (folder, base URL)."""
+    folder = copy_of_dist(tmp_path)
+    server, url = serve(folder, Site)
+    yield folder, url
+    server.shutdown()
+    server.server_close()

@@ -9,17 +9,20 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Page, expect
 from test_accessibility import serious_violations
-from test_offline import Site, copy_of_dist, open_ready, serve, wait_controlled
+from test_offline import open_ready, wait_controlled
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the 3x4 exercise the CPython tests grade
 from slidelab.exercises import read_exercise
 from slidelab.exercises.grade import grade_all, write_csv
 from slidelab.heuristics.examples import source
+from test_exercises_page import BIG  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -85,16 +88,6 @@ def h(board):
             total += abs(cell // board.cols - home // board.cols) + abs(cell % board.cols - home % board.cols)
     return total + (100 if reached or len(seen) else 0)
 """
-
-
-@pytest.fixture
-def site(tmp_path):
-    """A copy of dist/ served without HTTP caching (only the service worker answers offline): (folder, URL)."""
-    folder = copy_of_dist(tmp_path)
-    server, url = serve(folder, Site)
-    yield folder, url
-    server.shutdown()
-    server.server_close()
 
 
 def handin(student, code, answers=None) -> str:
@@ -224,20 +217,6 @@ def test_the_exercise_panel_is_axe_clean_and_fits_a_phone(browser, base_url, sch
     assert serious_violations(page) == []
     context.close()
 
-
-BIG = """
-format = 1
-id = "big"
-title = { en = "On a 3x4 board" }
-goal = "1 2 3 4/5 6 7 8/9 10 11 0"
-[positions]
-near = "1 2 3 4/5 6 7 8/9 10 0 11"
-[[tasks]]
-id = "yours"
-kind = "heuristic"
-title = { en = "Yours" }
-criteria = [{ check = "nodes", algorithm = "idastar", positions = ["near"], at_most = 5 }]
-"""
 
 
 def test_on_a_board_too_large_to_evaluate_whole_the_grading_asks_for_values_as_it_goes(browser, base_url):

@@ -14,6 +14,7 @@ import threading
 
 import build
 import pytest
+from conftest import Site, copy_of_dist, serve
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -29,46 +30,10 @@ KORF_79_TABLES = ["4x4_1-4-5-8-9-12.slpdb", "4x4_2-3-6-7-10-11.slpdb", "4x4_4-5-
                   "4x4_6-7-10-11-14-15.slpdb"]
 
 
-class Site(build.SiteHandler):
-    """The site with the given HTTP caching (Cache-Control); with no-store only the service worker can answer when the
-    network is off."""
-
-    cache_control = "no-store"
-
-    def send_header(self, keyword, value):
-        if keyword == "Cache-Control":
-            value = self.cache_control
-        super().send_header(keyword, value)
-
-
 class MaxAge(Site):
     """As many hosts serve static files: the browser's HTTP cache may keep each for an hour without asking."""
 
     cache_control = "max-age=3600"
-
-
-def serve(folder, handler: type[Site]):
-    """The folder served by `handler` on a free local port, in a daemon thread: (server, base URL)."""
-    server = build.http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), lambda *args: handler(*args, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
-
-
-def copy_of_dist(tmp_path):
-    folder = tmp_path / "site"
-    shutil.copytree(build.DIST, folder)
-    return folder
-
-
-@pytest.fixture
-def site(tmp_path):
-    """A copy of dist/ served without HTTP caching on a free port: (folder, base URL)."""
-    folder = copy_of_dist(tmp_path)
-    server, url = serve(folder, Site)
-    yield folder, url
-    server.shutdown()
-    server.server_close()
 
 
 @pytest.fixture
