@@ -12,15 +12,13 @@
 // file; nothing is uploaded. "Check my work" grades it here as a teacher's page would (grader.js).
 
 import { GradeTable } from './grading.js';
-import { errorText, escapeHTML, language, t, tHTML } from './i18n.js';
+import { errorText, escapeHTML, inLanguage, t, tHTML, withCode } from './i18n.js';
+import { saveFile } from './save_file.js';
 
 const OPEN = 'slidelab-exercise-open';  // localStorage: {toml, url?} of the exercise open last
 const WORK = 'slidelab-exercise-work:';  // + sha256: {student, answers, code}
 const MAX_LINK_TEXT = 4000;  // characters of TOML a link may carry itself
 
-const say = texts => (texts ? texts[language] ?? texts.en ?? '' : '');
-/** An exercise's text as HTML: escaped, with `code` spans as the page writes them. */
-const withCode = text => escapeHTML(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 export class Exercises {
   exercise = null;  // the exercise shown: open's answer ({id, title, tasks, toml, sha256, ...})
@@ -98,7 +96,7 @@ export class Exercises {
   setCatalogue(catalogue) {
     const select = this.ui.choose;
     for (const { id, title } of catalogue.exercises ?? []) {
-      if (![...select.options].some(option => option.value === id)) select.add(new Option(say(title), id));
+      if (![...select.options].some(option => option.value === id)) select.add(new Option(inLanguage(title), id));
     }
     this.#ready = true;
     this.#enable();
@@ -164,8 +162,8 @@ export class Exercises {
     const { ui } = this;
     ui.choose.value = [...ui.choose.options].some(o => o.value === ex.id) ? ex.id : '';
     ui.body.hidden = false;
-    ui.title.textContent = t('exercise.title', { title: say(ex.title), count: ex.max_points });
-    ui.text.innerHTML = withCode(say(ex.text));
+    ui.title.textContent = t('exercise.title', { title: inLanguage(ex.title), count: ex.max_points });
+    ui.text.innerHTML = withCode(inLanguage(ex.text));
     ui.positions.replaceChildren(...Object.entries(ex.positions).map(([name, board]) => {
       const button = document.createElement('button');
       button.type = 'button';
@@ -191,11 +189,11 @@ export class Exercises {
     const item = document.createElement('li');
     item.className = `exercise-task task-${task.kind}`;
     const heading = document.createElement('h4');
-    heading.innerHTML = withCode(t('exercise.task-title', { title: say(task.title), count: task.points }));
+    heading.innerHTML = withCode(t('exercise.task-title', { title: inLanguage(task.title), count: task.points }));
     item.append(heading);
-    if (say(task.text)) {
+    if (inLanguage(task.text)) {
       const text = document.createElement('p');
-      text.innerHTML = withCode(say(task.text));
+      text.innerHTML = withCode(inLanguage(task.text));
       item.append(text);
     }
     const id = `exercise-${task.id}`;
@@ -204,7 +202,7 @@ export class Exercises {
         <input type="text" inputmode="decimal" data-task="${escapeHTML(task.id)}" id="${escapeHTML(id)}"></label>`);
     } else if (task.kind === 'predict') {
       const choices = task.choices.map(choice => `<label class="choice"><input type="radio"
-        name="${escapeHTML(id)}" value="${escapeHTML(choice.id)}" data-task="${escapeHTML(task.id)}"> ${escapeHTML(say(choice.text))}
+        name="${escapeHTML(id)}" value="${escapeHTML(choice.id)}" data-task="${escapeHTML(task.id)}"> ${escapeHTML(inLanguage(choice.text))}
         </label>`).join('');
       item.insertAdjacentHTML('beforeend', `<fieldset><legend>${t('exercise.choose-one')}</legend>${choices}
         </fieldset>`);
@@ -213,7 +211,7 @@ export class Exercises {
       item.insertAdjacentHTML('beforeend', `<p class="muted">${tHTML('exercise.criteria', { name: task.function })}</p>
         <ul class="exercise-criteria">${criteria}</ul>
         <textarea class="exercise-code" spellcheck="false" wrap="off" rows="10" data-task="${escapeHTML(task.id)}"
-          aria-label="${escapeHTML(t('exercise.code', { title: say(task.title) }))}"></textarea>`);
+          aria-label="${escapeHTML(t('exercise.code', { title: inLanguage(task.title) }))}"></textarea>`);
       item.querySelector('textarea').value = task.starter ?? '';
     }
     return item;
@@ -274,11 +272,7 @@ export class Exercises {
   async handIn() {
     const made = await this.#handInFile();
     if (!made) return;
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([made.file], { type: 'application/json' }));
-    link.download = made.name;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    saveFile(made.name, made.file, 'application/json');
     this.#status(t('exercise.handed-in', { name: made.name }));
   }
 

@@ -8,6 +8,7 @@
 //   table.details(row);            // one row's tasks and criteria as an element (a student's own check)
 
 import { errorText, escapeHTML, formatCount, t } from './i18n.js';
+import { saveFile } from './save_file.js';
 
 const MAX_FILE = 2_000_000;  // bytes of a hand-in read
 
@@ -112,11 +113,7 @@ export class GradeTable {
       this.ui.progress.textContent = errorText(answer.error);
       return;
     }
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([answer.csv], { type: 'text/csv' }));
-    link.download = `${exercise.id}-grades.csv`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    saveFile(`${exercise.id}-grades.csv`, answer.csv, 'text/csv');
   }
 
   #sorted() {

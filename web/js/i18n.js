@@ -115,10 +115,14 @@ function offerLanguages(select) {
 
 export const escapeHTML = text => String(text).replace(/[&<>"']/g, ch => `&#${ch.charCodeAt(0)};`);
 
-/** The message as HTML for a template: escaped, with `backquoted` words as <code> (names a reader types) and
- * **starred** ones as <strong>. */
-export const tHTML = (key, params) => escapeHTML(t(key, params)).replace(/`([^`]+)`/g, '<code>$1</code>')
-  .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+/** A text as HTML: escaped, with `backquoted` words as <code> (names a reader types). */
+export const withCode = text => escapeHTML(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+
+/** The message as HTML for a template: withCode, and **starred** words as <strong>. */
+export const tHTML = (key, params) => withCode(t(key, params)).replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+
+/** A text given in several languages ({en, ja, ...}: an exercise's, a lesson's) in the page's, else in English. */
+export const inLanguage = texts => (texts ? texts[language] ?? texts.en ?? '' : '');
 
 translate(document);
 const picker = document.getElementById('language');  // absent where a test imports a module on another page

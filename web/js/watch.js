@@ -20,7 +20,7 @@
 import { MISSING, formatCount } from './format.js';
 import { NEXT_STYLE, STATUS_STYLE, TreeView } from './tree_view.js';
 import { GOAL, OPEN, PATH, STATUS_COUNT, TraceModel } from './trace_model.js';
-import { errorText, fact, has, language, t, tHTML } from './i18n.js';
+import { errorText, fact, has, inLanguage, t, tHTML } from './i18n.js';
 
 const OPEN_ROWS = 12;        // rows of the open list shown: the ones the search takes next
 const FRAME_BUDGET_MS = 8;   // at full speed, the time a frame may spend stepping
@@ -35,7 +35,6 @@ const traceable = algorithm => has(`watch.rule.${algorithm}`);
 // heuristic, whether an algorithm takes a heuristic, weighted A*'s default W, and a trace's limits.
 const catalogue = { labels: {}, informed: new Set(), weight: null, maxSteps: Infinity, maxNodes: Infinity };
 const label = name => catalogue.labels[name] ?? name;
-const inLanguage = texts => texts[language] ?? texts.en ?? '';
 const methodName = (algorithm, heuristic) => (catalogue.informed.has(algorithm)
   ? t('watch.method', { algorithm: label(algorithm), heuristic: label(heuristic) }) : label(algorithm));
 

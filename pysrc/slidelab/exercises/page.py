@@ -14,9 +14,13 @@ grading code, which needs a stack switch in the worker).
 from __future__ import annotations
 
 import hashlib
+import io
+import json
 
+from .. import __version__, api
 from ..errors import BadRequest
 from ..heuristics import user
+from ..search.explore import MAX_POSITIONS
 from ..supervised import answered_error, checked_values, state_codec
 from .format import Exercise, ExerciseError, described, make_handin, read_exercise, read_handin, shipped, shipped_text
 from .grade import failed_row, grade_handin, problem, truths, write_csv
@@ -54,8 +58,6 @@ def open_exercise(request) -> dict:
 def hand_in(request) -> dict:
     """{"ok", "file": the hand-in as JSON text, "name": a file name} from {"text" or "id", "student", "answers",
     "code", "app"?}: the same file as `slidelab exercise --hand-in` writes."""
-    import json
-
     exercise, _ = _exercise(request)
     student = request.get("student")
     answers, code = request.get("answers") or {}, request.get("code") or {}
@@ -67,8 +69,6 @@ def hand_in(request) -> dict:
     known = {task.id for task in exercise.tasks}
     answers = {k: v for k, v in answers.items() if k in known}
     code = {k: v for k, v in code.items() if k in known}
-    from .. import __version__
-
     app = str(request.get("app") or f"slidelab {__version__} (page)")[:200]
     handin = make_handin(exercise, student.strip()[:200], answers, code, app)
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in student.strip())[:40].strip("-") or "student"
@@ -79,8 +79,6 @@ def hand_in(request) -> dict:
 def answer(name: str, request, ask=None) -> dict:
     """The answer of one of the page's exercise calls (open, hand_in, table, evaluator_start, evaluate, grade), its
     errors answered as the api answers them."""
-    from .. import api
-
     calls = {"open": open_exercise, "hand_in": hand_in, "table": table, "evaluator_start": evaluator_start,
              "evaluate": evaluate}
     try:
@@ -99,8 +97,6 @@ _evaluating: dict = {}
 def evaluator_start(request) -> dict:
     """Compile a hand-in's heuristic ({"puzzle": an api request's puzzle part, "heuristic_code", "function"}) for the
     `evaluate` calls that follow; its error (syntax, h at the goal) answers here."""
-    from .. import api
-
     _evaluating.clear()
     puzzle = api.make_puzzle(request.get("puzzle") or {})
     function = request.get("function") or user.DEFAULT_FUNCTION
@@ -185,8 +181,6 @@ def grade(request, ask) -> dict:
 
 def grading_steps(request, ask=None):
     """grade_steps for the worker: its errors answered as the api answers them."""
-    from .. import api
-
     try:
         return (yield from grade_steps(request, ask))
     except Exception as e:
@@ -203,9 +197,6 @@ def grade_steps(request, ask=None):
         return failed_row(exercise, name, "the file is not a hand-in (too large, or not text)")
     if exercise.sha256 not in _truths:
         _truths[exercise.sha256] = truths(exercise)
-    from .. import api
-    from ..search.explore import MAX_POSITIONS
-
     request_of = exercise.request(exercise.space_board)
     puzzle = api.make_puzzle(request_of)
     known: dict = {}  # (code, function) -> (start answer, states, values answer)
@@ -270,8 +261,6 @@ def _space(puzzle) -> list:
 
 def table(request) -> dict:
     """{"ok", "csv"}: the rows of {"text" (the exercise), "rows"} as `slidelab grade --csv` writes them."""
-    import io
-
     exercise, _ = _exercise(request)
     rows = request.get("rows")
     if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
