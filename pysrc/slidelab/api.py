@@ -125,8 +125,8 @@ def describe() -> dict:
     names it once chosen), Compare's default pairs and time limits ("compare": compare.catalogue()), and the
     exercises and the lessons of Watch the search that come with Slide Lab ("exercises": [{"id", "title"}], "lessons":
     exercises/lessons.py's catalogue())."""
+    from .exercises.format import catalogue as exercise_catalogue
     from .exercises.lessons import catalogue as lessons
-    from .exercises.page import catalogue as exercise_catalogue
     from .heuristics.examples import examples
     from .puzzles.tokens import PRESETS, RULE_DESCRIPTIONS
 

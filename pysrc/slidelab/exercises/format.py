@@ -129,6 +129,11 @@ def shipped_text(exercise_id: str) -> str:
     return folder.joinpath(f"{exercise_id}.toml").read_text(encoding="utf-8")
 
 
+def catalogue() -> list[dict]:
+    """The exercises that come with Slide Lab: [{"id", "title": {language: text}}] (describe()["exercises"])."""
+    return [{"id": name, "title": read_exercise(shipped_text(name)).title} for name in shipped()]
+
+
 def read_exercise(text: str) -> Exercise:
     """The exercise a TOML text describes; ExerciseError naming the field (or the line) and the reason."""
     if not isinstance(text, str):

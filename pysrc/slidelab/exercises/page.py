@@ -22,16 +22,11 @@ from ..errors import BadRequest
 from ..heuristics import user
 from ..search.explore import MAX_POSITIONS
 from ..supervised import answered_error, checked_values, state_codec
-from .format import Exercise, ExerciseError, described, make_handin, read_exercise, read_handin, shipped, shipped_text
+from .format import Exercise, ExerciseError, described, make_handin, read_exercise, read_handin, shipped_text
 from .grade import failed_row, grade_handin, problem, truths, write_csv
 
 MAX_EXERCISE_CHARS = 200_000  # an exercise is a page of text: a larger one is refused before it is read
 MAX_HANDIN_CHARS = 2_000_000  # a hand-in holds code and answers
-
-
-def catalogue() -> list[dict]:
-    """The exercises that come with Slide Lab: [{"id", "title": {language: text}}] (describe()["exercises"])."""
-    return [{"id": name, "title": read_exercise(shipped_text(name)).title} for name in shipped()]
 
 
 def _exercise(request) -> tuple[Exercise, str]:
