@@ -9,11 +9,11 @@ import { Solver } from './bridge.js';
 import { Comparison } from './compare.js';
 import { Exercises } from './exercise.js';
 import { Explorer } from './explore.js';
-import { Grader } from './grader.js';
 import { LargeTables } from './large_tables.js';
 import { FamousPicker } from './famous.js';
 import { SLIDING as SLIDING_KIND, TOKENS as TOKENS_KIND, kindOf, openingOf, positionOf } from './kinds.js';
 import { DistanceMeter } from './meter.js';
+import { Notice } from './notice.js';
 import { MoveHistory } from './play.js';
 import { Player } from './player.js';
 import { Playback } from './playback.js';
@@ -37,7 +37,6 @@ import { TypedBoard } from './typed_board.js';
 
 const $ = id => document.getElementById(id);
 const ui = {
-  notice: $('notice'), noticeText: $('notice-text'),
   size: $('size'), scramble: $('scramble'), shuffle: $('shuffle'), reset: $('reset'),
   moveCount: $('move-count'), playMessage: $('play-message'),
   solve: $('solve'), hint: $('hint'), quick: $('quick-solve'), method: $('method'), message: $('solver-message'),
@@ -59,6 +58,7 @@ const state = {
   hint: null,      // a move to highlight
 };
 
+const notice = new Notice({ box: $('notice'), text: $('notice-text'), close: $('notice-close') });
 const view = new SlidingBoardView($('board'), { onTile: tile => player.move(tile), onSwipe: d => player.swipe(d) });
 const solverStatus = new SolverStatus({ status: $('solver-status'), text: $('solver-status-text'),
   time: $('solver-status-time') });
@@ -103,18 +103,15 @@ const solving = new Solving({
   workers: $('progress-workers'), workersRow: $('progress-workers-row'),
 }, {
   solver: pool, tables, stats: statsPanel, board: () => state.board, goal: () => state.goal, rules: kind,
-  request: () => solveRequest(), say, notice: showNotice, onBusy: updateControls, onAnswer: showResult,
+  request: () => solveRequest(), say, notice: text => notice.show(text), onBusy: updateControls, onAnswer: showResult,
   onHint: showHint,
 });
 const comparison = new Comparison($('compare'), { solver, tables, request: () => solveRequest(),
   onBusy: updateControls });
 const explorer = new Explorer($('explore'), {
   solver, onBusy: updateControls, request: () => solveRequest(),
-  onPick: ({ puzzle, board, goal, rule }) => {  // a farthest position becomes the start; goal and rule stay
-    const position = positionOf(puzzle, board, goal, rule);
-    setPuzzle(position.board, position.goal, { puzzle });
-    kind().view.element.scrollIntoView({ block: 'nearest' });
-  },
+  // a farthest position becomes the start; goal and rule stay
+  onPick: ({ puzzle, board, goal, rule }) => openPosition(puzzle, board, goal, { rule, show: true }),
 });
 
 const meter = new DistanceMeter($('meter'), {
@@ -127,15 +124,9 @@ const watch = new Watch($('watch'), {
   onShow: showTraceBoard, onMethod: chooseMethod, onLesson: openLesson,
 });
 
-// grading runs in workers of its own (grader.js): a grading worker and a fresh one for each hand-in's code
 const exercises = new Exercises($('exercise'), {
-  solver,
-  makeGrader: () => new Grader({ makeSolver: () => new Solver({ onStatus: () => {} }) }),
-  onBoard: ({ puzzle, board, goal }) => {
-    const position = positionOf(puzzle, board, goal);
-    setPuzzle(position.board, position.goal, { stopReason: t('reason.exercise'), puzzle });
-    document.querySelector('.card.play').scrollIntoView({ block: 'start' });
-  },
+  solver, onBoard: ({ puzzle, board, goal }) => openPosition(puzzle, board, goal, { reason: t('reason.exercise'),
+    show: true }),
 });
 
 const yours = new YourHeuristic($('yours'), {
@@ -164,9 +155,8 @@ const typed = new TypedBoard({ form: ui.editForm, board: ui.boardText, goal: ui.
 const famous = new FamousPicker({ select: ui.famous, note: ui.famousNote }, {
   onOpen: entry => {
     if (entry.puzzle !== state.puzzle) choosePuzzle(entry.puzzle);
-    const { board, goal } = positionOf(entry.puzzle, entry.board, entry.goal);
-    setPuzzle(board, goal, { stopReason: t('reason.famous'), puzzle: entry.puzzle });
-    meter.note(board, entry.length);
+    openPosition(entry.puzzle, entry.board, entry.goal, { reason: t('reason.famous') });
+    meter.note(state.board, entry.length);
   },
 });
 const pageLink = new PageLink({ field: ui.link, copy: ui.copy, copied: ui.copied }, {
@@ -262,15 +252,12 @@ function writeLink() {
 /** Open a link; a link that passes the checks and still fails (a bug) shows why and the default puzzle, so the page
  * is never left without a board. */
 function openLinkSafely(hash, { reload = false } = {}) {
-  if (Exercises.isLink(hash)) {  // an exercise: it opens in its panel, the board keeps its default puzzle
-    exercises.openLink(hash);
-    hash = '';
-  }
+  hash = exercises.take(hash);  // an exercise's link opens in its panel: the board shows the default puzzle
   try {
     openLink(hash);
     if (reload) player.restore();
   } catch (error) {
-    showNotice(t('link.broken', { problem: error?.message ?? error }));
+    notice.show(t('link.broken', { problem: error?.message ?? error }));
     openLink('');
   }
 }
@@ -278,8 +265,8 @@ function openLinkSafely(hash, { reload = false } = {}) {
 /** Open the puzzle in the URL fragment; a malformed link gets a message and the default puzzle. */
 function openLink(hash) {
   const { link, problem } = PageLink.read(hash);
-  if (problem) showNotice(t('link.broken', { problem }));
-  if (link) ui.notice.hidden = true;
+  if (problem) notice.show(t('link.broken', { problem }));
+  if (link) notice.hide();
   const puzzle = link?.puzzle ?? 'sliding';
   state.algorithm = link?.algorithm ?? DEFAULTS.algorithms;
   state.heuristic = link?.heuristic ?? DEFAULTS.heuristics;
@@ -290,11 +277,6 @@ function openLink(hash) {
   const goal = link?.goal?.cells ?? kindOf(puzzle).defaultGoal(board, puzzle);
   setPuzzle(board, goal, { stopReason: t('reason.link'), puzzle });
   if (solver.status === 'ready') checkMethod();
-}
-
-function showNotice(text) {
-  ui.noticeText.textContent = text;
-  ui.notice.hidden = false;
 }
 
 // ---- the solver: requests, answers, hints and controls ---------------------------------------------------------
@@ -364,7 +346,7 @@ async function checkMethod() {
   const { algorithm, heuristic, dropped } = picker.offered(state.algorithm, state.heuristic);
   Object.assign(state, { algorithm, heuristic });
   if (dropped.length) {
-    showNotice(t('link.dropped', { names: dropped.join(t('list.and')) }));
+    notice.show(t('link.dropped', { names: dropped.join(t('list.and')) }));
     writeLink();
   }
   if (await watch.startPending()) $('watch').scrollIntoView({ block: 'start' });  // a link to a trace: at its step
@@ -379,11 +361,17 @@ function showTraceBoard(text) {
 
 /** A lesson of Watch the search: its position on the board, its last method chosen. */
 function openLesson(lesson) {
-  const { board, goal } = positionOf(lesson.puzzle, lesson.board);
-  setPuzzle(board, goal, { stopReason: t('reason.lesson'), puzzle: lesson.puzzle });
+  openPosition(lesson.puzzle, lesson.board, null, { reason: t('reason.lesson') });
   if (lesson.example) yours.useExample(lesson.example);
   const { algorithm, heuristic } = lesson.methods.at(-1);
   chooseMethod(algorithm, heuristic);
+}
+
+/** A position given as text (Explore's farthest, a lesson's, an exercise's) on the board; `show`: in view too. */
+function openPosition(puzzle, boardText, goalText, { reason, rule, show = false } = {}) {
+  const { board, goal } = positionOf(puzzle, boardText, goalText, rule);
+  setPuzzle(board, goal, { stopReason: reason, puzzle });
+  if (show) kind().view.element.scrollIntoView({ block: 'nearest' });
 }
 
 /** The user chose another algorithm or heuristic: the next search uses it, and the link says so. */
@@ -403,15 +391,9 @@ function wire() {
   ui.undo.addEventListener('click', () => player.undoRedo(false));
   ui.redo.addEventListener('click', () => player.undoRedo(true));
   ui.quick.addEventListener('click', () => solving.quick());
-  $('notice-close').addEventListener('click', () => { ui.notice.hidden = true; });
   document.addEventListener('keydown', event => player.onKey(event));
 }
 
 wire();
 openLinkSafely(location.hash, { reload: true });
-registerServiceWorker({
-  onUpdate: apply => {
-    $('update').hidden = false;
-    $('update-reload').onclick = apply;
-  },
-}).then(() => solver.start());
+registerServiceWorker({ prompt: $('update'), button: $('update-reload') }).then(() => solver.start());

@@ -1,16 +1,17 @@
 // Exercises: open one (shipped with Slide Lab, a .toml file, or a link), answer its tasks, write its heuristics,
 // check your work and hand it in as a file; and, for a teacher, grade the class's files (grading.js).
 //
-//   const exercises = new Exercises(element, { solver, makeGrader: () => new Grader({...}), onBoard });
+//   const exercises = new Exercises(element, { solver, onBoard });
 //   exercises.setCatalogue(await solver.describe());   // the shipped list (describe().exercises); opens what waits
-//   Exercises.isLink(location.hash);                   // #exercise=ID-or-URL, or #exercise-text=TOML (percent-encoded)
-//   exercises.openLink(location.hash);
+//   exercises.take(location.hash);  // #exercise=ID-or-URL or #exercise-text=TOML (percent-encoded) opens here: ''
 //
 // The engine reads the exercise (exercises/page.py): this module only shows what it answered. A student's work
 // (answers, code, name) is kept in this browser per exercise (localStorage, by the exercise's SHA-256), and so is the
 // exercise open last, so both survive a reload and going offline; "Clear my work" forgets it. "Hand in" saves one
 // file; nothing is uploaded. "Check my work" grades it here as a teacher's page would (grader.js).
 
+import { Solver } from './bridge.js';
+import { Grader } from './grader.js';
 import { GradeTable } from './grading.js';
 import { errorText, escapeHTML, inLanguage, t, tHTML, withCode } from './i18n.js';
 import { saveFile } from './save_file.js';
@@ -26,8 +27,8 @@ export class Exercises {
   #pending = null;  // a request to open once the solver is ready
   #ready = false;
 
-  constructor(element, { solver, makeGrader, onBoard = () => {} }) {
-    Object.assign(this, { element, solver, makeGrader, onBoard });
+  constructor(element, { solver, onBoard = () => {} }) {
+    Object.assign(this, { element, solver, onBoard });
     element.insertAdjacentHTML('beforeend', `
       <p class="muted intro">${t('exercise.intro')}</p>
       <div class="toolbar">
@@ -58,7 +59,7 @@ export class Exercises {
     this.ui = { choose: $('choose'), file: $('file'), message: $('message'), body: $('body'), title: $('title'),
       text: $('text'), positions: $('positions'), tasks: $('tasks'), student: $('student'), check: $('check'),
       handIn: $('hand-in'), link: $('link'), clear: $('clear'), status: $('status'), result: $('result') };
-    this.table = new GradeTable(element.querySelector('.grade-body'), { makeGrader, solver,
+    this.table = new GradeTable(element.querySelector('.grade-body'), { makeGrader: () => this.makeGrader(), solver,
       exercise: () => this.exercise, onBoard: board => this.#showBoard(board) });
     this.ui.choose.addEventListener('change', () => this.ui.choose.value && this.#open({ id: this.ui.choose.value }));
     this.ui.file.addEventListener('change', () => this.#openFile());
@@ -73,8 +74,17 @@ export class Exercises {
     this.#enable();
   }
 
-  static isLink(hash) {
-    return /^#exercise(-text)?=/.test(hash);
+  /** Grading runs in workers of its own (grader.js): a grading worker, and a new one for each hand-in's code. */
+  makeGrader() {
+    return new Grader({ makeSolver: () => new Solver({ onStatus: () => {} }) });
+  }
+
+  /** Take a link's fragment: an exercise's (#exercise=..., #exercise-text=...) is opened here and '' is left for
+   * the board; any other is left as it is. */
+  take(hash) {
+    if (!/^#exercise(-text)?=/.test(hash)) return hash;
+    this.openLink(hash);
+    return '';
   }
 
   /** Open the exercise a link names: a shipped one's id, a file on this site, or the TOML itself. */

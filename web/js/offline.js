@@ -1,5 +1,5 @@
 // Offline use: registers the service worker (sw.js), and when a new build has installed beside the running one,
-// calls onUpdate(apply): apply() lets the new build take over. Every open tab of the app then reloads, the one that
+// shows the new-version prompt, whose button lets the new build take over. Every open tab of the app then reloads, the one that
 // clicked and the others alike: the new worker's caches hold only the new build, so a tab that went on running the
 // old page would fetch its later files (pattern databases, a pool worker's Pyodide) from another build. The
 // position (in the link) and the player's moves (in the tab's storage) survive the reload; a search under way is
@@ -10,12 +10,12 @@
 // over, so that Pyodide is downloaded once, through it, instead of once by the page and again by the precache
 // (or after FIRST_INSTALL_WAIT_MS, or when installing fails: the app then starts from the network as before).
 //
-//   await registerServiceWorker({ onUpdate: apply => showBanner(apply) });
+//   await registerServiceWorker({ prompt: element, button: its reload button });
 //   solver.start();
 
 const FIRST_INSTALL_WAIT_MS = 60_000;
 
-export function registerServiceWorker({ onUpdate }) {
+export function registerServiceWorker({ prompt, button }) {
   if (!('serviceWorker' in navigator)) return Promise.resolve();
   // whether a worker serves this page: the first install's worker takes over a page that was loaded from the
   // network, of its own build, so that change of controller needs no reload; any later change does
@@ -35,7 +35,8 @@ export function registerServiceWorker({ onUpdate }) {
   });
   const offer = worker => {
     if (!navigator.serviceWorker.controller) return;  // the first install: nothing older to replace
-    onUpdate(() => worker.postMessage('skip-waiting'));
+    prompt.hidden = false;
+    button.onclick = () => worker.postMessage('skip-waiting');
   };
   navigator.serviceWorker.register('sw.js').then(registration => {
     if (registration.waiting) offer(registration.waiting);
