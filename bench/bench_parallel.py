@@ -1,16 +1,17 @@
 """Parallel IDA* against the serial search on hard 15-puzzle positions, and the load balance to expect on more cores.
 
     SLIDELAB_PDB_DIR=.cache/pdb .venv/bin/python bench/bench_parallel.py [--runs 3] [--korf 60 ...] [--workers 2]
+        [--dask]
 
 For each position: wall time of `workers` = 1 and = N, run alternately (the median of --runs each), the ratio, the
 nodes, and the per-worker nodes. Tables are loaded once, before timing (an easy 4x4 loads them), as a long-running
 page or batch would.
 
 Then a projection to 2, 8 and 16 workers (and --workers), in nodes (deterministic, whatever the machine's load),
-simulating what parallel_idastar's driver does: the start split as that many workers would split it; for every complete
-iteration (every bound but the last), each subtree whose f fits the bound searched alone to count its nodes; the
-subtrees queued as the driver queues them (in the order the serial search meets them), each handed to the worker that
-becomes free first; every iteration ends when its busiest worker does (the driver waits for all before the next bound).
+simulating what the scheduler (scheduler.py) does: the start split as that many workers would split it; for every
+complete iteration (every bound but the last), each subtree whose f fits the bound searched alone to count its nodes;
+the subtrees queued as the scheduler queues them (in the order the serial search meets them), each handed to the worker
+that becomes free first; every iteration ends when its busiest worker does (all are waited for before the next bound).
 Projected speed-up: all nodes over the sum of the iterations' busiest loads; balance: that over the workers. The last
 iteration is left out: it stops at the first solution, and where that turns up depends on which worker gets there first,
 i.e. on timing, not on nodes alone. For the timed number of workers (--workers, 2 by default) the simulation is checked
@@ -21,6 +22,7 @@ iteration).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import heapq
 import statistics
 import sys
@@ -30,14 +32,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "pysrc"))
 
-from slidelab import api  # noqa: E402
+from slidelab import api, scheduler  # noqa: E402
+from slidelab.cluster import local_cluster  # noqa: E402
 from slidelab.heuristics import get_heuristic  # noqa: E402
 from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
-from slidelab.search import parallel_idastar  # noqa: E402
+from slidelab.scheduler import Scheduler  # noqa: E402
 from slidelab.search.contour import INF, next_bound  # noqa: E402
 from slidelab.search.control import run  # noqa: E402
 from slidelab.search.idastar import search_order  # noqa: E402
-from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, _Subtrees, search_subtrees, split  # noqa: E402
+from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, search_subtrees, split  # noqa: E402
 
 GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
 
@@ -112,13 +115,14 @@ def record_iterations(log: list[list[int]], workers: int) -> None:
     """Make the parallel search append every worker's nodes so far to `log` as each iteration ends (also one that
     searched no subtree: none fitted its bound), a list copied per iteration: nothing a timing can see."""
     latest: list[int] = []
-    search = _Subtrees.iteration
+    search_round = Scheduler.round
 
-    def iteration(self, todo, bound, stop_at_first):
-        yield from search(self, todo, bound, stop_at_first)
-        latest[:] = self.nodes_per_worker()
+    def round_(self, step):
+        searched = yield from search_round(self, step)
+        latest[:] = self.per_worker()
+        return searched
 
-    drive = parallel_idastar.iterations
+    drive = scheduler.iterations
 
     def iterations(*args):
         latest.clear()
@@ -133,8 +137,8 @@ def record_iterations(log: list[list[int]], workers: int) -> None:
             except StopIteration as stop:
                 return stop.value
 
-    _Subtrees.iteration = iteration
-    parallel_idastar.iterations = iterations
+    Scheduler.round = round_
+    scheduler.iterations = iterations
 
 
 def main() -> None:
@@ -142,63 +146,80 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--korf", type=int, nargs="+", default=[60])
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--dask", action="store_true", help="also on a local Dask cluster of --workers workers "
+                        "(started once), the same scheduler: time and nodes against the forked processes'")
     args = parser.parse_args()
     api.solve({"board": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", "heuristic": "pdb"})  # load the tables
     pool_log: list[list[int]] = []
     record_iterations(pool_log, args.workers)
-    for number in args.korf:
-        board, length = korf(number)
-        request = {"board": board, "goal": GOAL, "heuristic": "pdb"}
-        times = {1: [], args.workers: []}
-        for _ in range(args.runs):
-            for workers in times:
-                pool_log.clear()
-                seconds, answer = timed(dict(request, workers=workers))
-                assert answer["ok"] and answer["length"] == length, answer
-                times[workers].append(seconds)
-                if workers == 1:
-                    serial = answer
-                else:
-                    parallel, parallel_log = answer, list(pool_log)
-        t1, tn = statistics.median(times[1]), statistics.median(times[args.workers])
-        print(f"Korf #{number} ({length} moves): workers 1 {t1:.2f} s, workers {args.workers} {tn:.2f} s, "
-              f"ratio {tn / t1:.2f} (median of {args.runs})")
-        s_it, p_it = serial["stats"]["iterations"], parallel["stats"]["iterations"]
-        print(f"  expanded: serial {serial['stats']['expanded']:,}, parallel {parallel['stats']['expanded']:,}; "
-              f"last complete iteration (bound {s_it[-2]['bound']}): {s_it[-2]['expanded']:,} / "
-              f"{p_it[-2]['expanded']:,}")
-        per_worker = [w["expanded"] for w in parallel["parallel"]["workers"]]
-        print(f"  per worker: {' / '.join(f'{n:,}' for n in per_worker)} "
-              f"(balance {sum(per_worker) / (len(per_worker) * max(per_worker)):.2f}); "
-              f"{parallel['parallel']['subtrees']} subtrees; "
-              f"{parallel['parallel'].get('worker_memory_bytes', 0) / 2**20:.0f} MB in the workers")
-        assert len(parallel_log) == len(p_it), (parallel_log, p_it)
-        previous = [0] * args.workers
-        measured = []  # the real run's nodes per worker in each complete iteration
-        for cumulative in parallel_log[:-1]:
-            measured.append([now - before for now, before in zip(cumulative, previous, strict=True)])
-            previous = cumulative
-        print("  projection over the complete iterations (the last one left out: it stops at the first solution, "
-              "and which worker finds it first is timing's doing, not the nodes'):")
-        for workers in sorted({2, 8, 16, args.workers}):
-            bounds, iterations = iteration_sizes(board, length, workers)
-            loads = schedule(iterations, workers)
-            if not sum(map(sum, loads)):  # solved in its first iteration with nodes: nothing to project
-                print(f"  {workers:2d} workers: no complete iteration searched a node")
-                continue
-            speedup, even = balance(loads)
-            last = iterations[-1]
-            print(f"  {workers:2d} workers: bounds {', '.join(map(str, bounds))}; {len(last)} subtrees in the last "
-                  f"complete iteration, the largest "
-                  f"{max(last.values()) / sum(last.values()):.1%} of it; {sum(map(sum, loads)):,} nodes, busiest "
-                  f"loads {sum(map(max, loads)):,}: speed-up {speedup:.2f}, balance {even:.3f}")
-            if workers == args.workers:
-                assert bounds == [it["bound"] for it in p_it[:-1]], (bounds, p_it)
-                real_speedup, real_even = balance(measured)
-                busiest = ", ".join(f"{max(s):,}/{max(r):,}" for s, r in zip(loads, measured, strict=True))
-                print(f"      the real {workers}-worker run, same iterations: {sum(map(sum, measured)):,} nodes, "
-                      f"speed-up {real_speedup:.2f}, balance {real_even:.3f} (simulated {even:.3f}); busiest "
-                      f"worker per iteration, simulated/real: {busiest}")
+    with contextlib.ExitStack() as stack:
+        address = stack.enter_context(local_cluster(args.workers)).scheduler_address if args.dask else None
+        for number in args.korf:
+            measure(number, args, address, pool_log)
+
+
+def measure(number: int, args, address: str | None, pool_log: list) -> None:
+    """Time one Korf position serially, on forked processes (and on Dask), and project its load balance."""
+    board, length = korf(number)
+    request = {"board": board, "goal": GOAL, "heuristic": "pdb"}
+    times: dict = {1: [], args.workers: [], **({"dask": []} if address else {})}
+    for _ in range(args.runs):
+        for workers in times:
+            pool_log.clear()
+            seconds, answer = timed(dict(request, workers=workers) if workers != "dask"
+                                    else dict(request, scheduler=address))
+            assert answer["ok"] and answer["length"] == length, answer
+            times[workers].append(seconds)
+            if workers == 1:
+                serial = answer
+            elif workers == "dask":
+                on_dask = answer
+            else:
+                parallel, parallel_log = answer, list(pool_log)
+    t1, tn = statistics.median(times[1]), statistics.median(times[args.workers])
+    print(f"Korf #{number} ({length} moves): workers 1 {t1:.2f} s, workers {args.workers} {tn:.2f} s, "
+          f"ratio {tn / t1:.2f} (median of {args.runs})")
+    if address:
+        td = statistics.median(times["dask"])
+        d, f = on_dask["stats"]["expanded"], parallel["stats"]["expanded"]
+        print(f"  on Dask ({args.workers} local workers): {td:.2f} s, {td / tn:.2f} of the forked processes' time; "
+              f"expanded {d:,} against {f:,} ({d / f:.3f})")
+    s_it, p_it = serial["stats"]["iterations"], parallel["stats"]["iterations"]
+    print(f"  expanded: serial {serial['stats']['expanded']:,}, parallel {parallel['stats']['expanded']:,}; "
+          f"last complete iteration (bound {s_it[-2]['bound']}): {s_it[-2]['expanded']:,} / "
+          f"{p_it[-2]['expanded']:,}")
+    per_worker = [w["expanded"] for w in parallel["parallel"]["workers"]]
+    print(f"  per worker: {' / '.join(f'{n:,}' for n in per_worker)} "
+          f"(balance {sum(per_worker) / (len(per_worker) * max(per_worker)):.2f}); "
+          f"{parallel['parallel']['subtrees']} subtrees; "
+          f"{parallel['parallel'].get('worker_memory_bytes', 0) / 2**20:.0f} MB in the workers")
+    assert len(parallel_log) == len(p_it), (parallel_log, p_it)
+    previous = [0] * args.workers
+    measured = []  # the real run's nodes per worker in each complete iteration
+    for cumulative in parallel_log[:-1]:
+        measured.append([now - before for now, before in zip(cumulative, previous, strict=True)])
+        previous = cumulative
+    print("  projection over the complete iterations (the last one left out: it stops at the first solution, "
+          "and which worker finds it first is timing's doing, not the nodes'):")
+    for workers in sorted({2, 8, 16, args.workers}):
+        bounds, iterations = iteration_sizes(board, length, workers)
+        loads = schedule(iterations, workers)
+        if not sum(map(sum, loads)):  # solved in its first iteration with nodes: nothing to project
+            print(f"  {workers:2d} workers: no complete iteration searched a node")
+            continue
+        speedup, even = balance(loads)
+        last = iterations[-1]
+        print(f"  {workers:2d} workers: bounds {', '.join(map(str, bounds))}; {len(last)} subtrees in the last "
+              f"complete iteration, the largest "
+              f"{max(last.values()) / sum(last.values()):.1%} of it; {sum(map(sum, loads)):,} nodes, busiest "
+              f"loads {sum(map(max, loads)):,}: speed-up {speedup:.2f}, balance {even:.3f}")
+        if workers == args.workers:
+            assert bounds == [it["bound"] for it in p_it[:-1]], (bounds, p_it)
+            real_speedup, real_even = balance(measured)
+            busiest = ", ".join(f"{max(s):,}/{max(r):,}" for s, r in zip(loads, measured, strict=True))
+            print(f"      the real {workers}-worker run, same iterations: {sum(map(sum, measured)):,} nodes, "
+                  f"speed-up {real_speedup:.2f}, balance {real_even:.3f} (simulated {even:.3f}); busiest "
+                  f"worker per iteration, simulated/real: {busiest}")
 
 
 if __name__ == "__main__":

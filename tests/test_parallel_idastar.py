@@ -309,7 +309,7 @@ def test_a_token_split_probes_and_proves_as_a_solve_does():
 
 @pytest.mark.parametrize("request_, message", [
     ({"board": "8 6 7/2 5 4/3 0 1", "algorithm": "astar", "pool": 2}, "only IDA*"),
-    ({"board": "8 6 7/2 5 4/3 0 1", "pool": 1}, "'pool' must be"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "pool": 0}, "'pool' must be"),
     ({"board": "8 6 7/2 5 4/3 0 1", "pool": 10 ** 6}, "'pool' must be"),
     ({"board": "8 6 7/2 5 4/3 0 1", "pool": "2"}, "'pool' must be"),
     ({"board": "8 6 7/2 5 4/3 0 0", "pool": 2}, "appears more than once"),

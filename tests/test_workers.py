@@ -45,7 +45,7 @@ def test_tasks_are_fed_and_answered_and_a_dying_task_is_given_up_after_max_tries
             pool.finish(worker)
         assert answers == {1: 101, 2: 102, 3: 103}
         assert gave_up == [("die", "killed by SIGKILL")]
-        assert pool.tries == {"die": MAX_TRIES} and pool.replaced == MAX_TRIES
+        assert pool.tries.died == {"die": MAX_TRIES} and pool.replaced == MAX_TRIES
     finally:
         pool.close()
     assert all(not w.process.is_alive() for w in pool.workers)

@@ -11,7 +11,7 @@ progress dicts and returning the answer, which the worker drives from an async l
 from __future__ import annotations
 
 # the api is this module: its entry points, errors and limits, from the modules of each concern
-from .api_pool import MAX_POOL, pool_next, pool_start, pool_start_steps, subtree_steps  # noqa: F401
+from .api_pool import pool_next, pool_start, pool_start_steps, subtree_steps  # noqa: F401
 from .api_request import DEFAULT_ALGORITHM, DEFAULT_HEURISTIC, error, error_of, failure, make_puzzle, option_of  # noqa: F401
 from .api_solve import (  # noqa: F401
     COMPARE_FLOOR_S,
@@ -20,6 +20,7 @@ from .api_solve import (  # noqa: F401
     MAX_TRACE_STEPS,
     MAX_WORKERS,
     PROBE_NODES,
+    SOLVE_ENGINES,
     VERIFY_SECONDS,
     chosen_tables,
     solve,

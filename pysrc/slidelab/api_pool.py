@@ -10,22 +10,21 @@ from .api_request import error, error_of, guarded, is_int, option_of, whole
 from .api_solve import estimator_of, probe_reachable, solve_answer, solve_setup
 from .errors import BadRequest, SlideLabError
 from .puzzles import move_record
+from .scheduler import MAX_SPLIT, frontier_size
 from .search import ALGORITHMS
 from .search.control import Limits, run
+
 
 # Parallel IDA* across runtimes that share no memory (the page's pool of solver workers, web/js/pool.js; the
 # mechanism is search/pooled.py's): the page's own solver starts the search (pool_start: the split, after probing a
 # token puzzle as a solve does, since its goal may be unreachable) and is handed each round's answers (pool_next),
 # answering the next round or the solve answer; every worker searches the subtrees it is handed (subtree_steps).
-MAX_POOL = 64  # runtimes one pooled search may be split for
-
-
-def _pooled(request):
-    """The PooledSearch of a pool request (a solve request with "pool": the number of runtimes it is split for),
-    validated like a solve (without limits: the pool's workers impose none); one split per request."""
+def split_of(request):
+    """The PooledSearch of a pool request (a solve request with "pool": the number of workers it is split for),
+    validated like a solve (without limits: the pool's workers impose none); one split per request, kept (the page's
+    workers and a Dask cluster's build it from the request)."""
     if not isinstance(request, dict):
         raise BadRequest("the request must be a JSON object")
-    from .search.parallel_idastar import SUBTREES_PER_WORKER
     from .search.pooled import PooledSearch, pooled_search
 
     def make():
@@ -33,15 +32,15 @@ def _pooled(request):
         if algorithm.name != "idastar":
             raise BadRequest(f"only IDA* is split over workers; {algorithm.name} runs on one")
         runtimes = whole(request.get("pool"))
-        if not is_int(runtimes) or not 2 <= runtimes <= MAX_POOL:
-            raise BadRequest(f"'pool' must be a whole number from 2 to {MAX_POOL}")
+        if not is_int(runtimes) or not 1 <= runtimes <= MAX_SPLIT:
+            raise BadRequest(f"'pool' must be a whole number from 1 to {MAX_SPLIT}")
         if request.get("max_nodes") is not None or request.get("max_seconds") is not None:
             raise BadRequest("a search split over workers takes no max_nodes or max_seconds; a limited search runs "
                              "on one")
         all_solutions = option_of(request, "all_solutions", bool, False)
         puzzle.check_solvable()
         heuristic = estimator_of(request, heuristic_name, puzzle)
-        return PooledSearch(puzzle, heuristic, runtimes * SUBTREES_PER_WORKER, all_solutions)
+        return PooledSearch(puzzle, heuristic, frontier_size(runtimes), all_solutions)
 
     key = json.dumps({k: v for k, v in request.items() if k not in ("subtree", "bound")}, sort_keys=True)
     return pooled_search(key, make)
@@ -55,11 +54,11 @@ def pool_start_steps(request: dict):
 
 def _pool_start(request):
     started = time.perf_counter()
-    search = _pooled(request)  # validated there
+    search = split_of(request)  # validated there
     puzzle, heuristic = search.puzzle, search.heuristic
     met = puzzle.is_goal(puzzle.start) or bool(search.goals)
     if not met and puzzle.kind == "tokens":  # as a solve does: IDA* would deepen for ever towards an unreachable goal
-        options = {"all_solutions": search.all_solutions, "weight": None, "workers": 1}
+        options = {"all_solutions": search.all_solutions, "weight": None}
         probed, _ = yield from probe_reachable(puzzle, ALGORITHMS["idastar"], heuristic, Limits(), options)
         if probed is not None:  # the probe found the answer: no split needed
             return {"ok": True, "events": [], "answer": _pooled_answer(request, probed)}
@@ -79,7 +78,7 @@ def _pool_start(request):
 
 
 def pool_start(request: dict, on_progress=None, should_cancel=None) -> dict:
-    """Start a search split over a pool of runtimes: a solve request with "pool" (the runtimes, 2 to MAX_POOL) ->
+    """Start a search split over a pool of runtimes: a solve request with "pool" (the runtimes, 1 to MAX_SPLIT) ->
     {"ok", "subtrees": n, "events": [], "round": {"bound", "todo": [subtree indices, in the serial search's order],
     "sizes": [their nodes in the last iteration], "groups": [[subtree indices], ...]: the tasks to hand out, in order}},
     or {"ok", "events": [], "answer": the solve answer} when the split meets the goal or, on a token puzzle, a short
@@ -98,7 +97,7 @@ def pool_next(request: dict, results: dict) -> dict:
     round's {"type": "iteration", "bound", "expanded"}], "round": ...} as pool_start's, or {"ok", "events", "answer":
     the solve answer, its path checked by replaying it}."""
     try:
-        search = _pooled(request)
+        search = split_of(request)
         searched = _read_searched(search, results)
         from .search.control import SearchResult
 
@@ -163,7 +162,7 @@ def subtree_steps(request: dict):
 
 
 def _subtree(request):
-    search = _pooled(request)
+    search = split_of(request)
     given, bound = request.get("subtree"), request.get("bound")
     indices = given if isinstance(given, list) else [given]
     indices, bound = [whole(v) for v in indices], whole(bound)

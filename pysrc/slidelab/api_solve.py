@@ -3,6 +3,7 @@ shortest, a token puzzle's goal proved reachable first) and trace (a search reco
 
 from __future__ import annotations
 
+import functools
 import time
 
 from .api_request import (
@@ -121,6 +122,7 @@ def _compares(request, algorithm, heuristic_name) -> bool:
 def _solve(request):
     puzzle, algorithm, heuristic_name, weight = solve_setup(request)
     name = algorithm.name
+    parallel = _parallel(request, name)  # refused before your code is ever run
     heuristic = estimator_of(request, heuristic_name, puzzle)
     all_solutions = option_of(request, "all_solutions", bool, False)
     if all_solutions and not algorithm.all_solutions:
@@ -128,7 +130,7 @@ def _solve(request):
         raise BadRequest(f"{name} finds one solution; all shortest solutions are listed by: {able}")
     limits = Limits(option_of(request, "max_nodes", int), option_of(request, "max_seconds", float))
     puzzle.check_solvable()
-    options = {"all_solutions": all_solutions, "weight": weight, "workers": _workers(request, name)}
+    options = {"all_solutions": all_solutions, "weight": weight, "parallel": parallel}
     if puzzle.kind == "tokens" and not algorithm.exhaustive:
         result = yield from _probe_then_prove(puzzle, algorithm, heuristic, limits, options)
     else:
@@ -203,21 +205,44 @@ def worker_count(request, default: int) -> int:
     return value
 
 
-def _workers(request, algorithm_name) -> int:
-    """The processes a solve request asks for (1 by default); more than one only for IDA*, and only where processes
-    can share memory (not in the browser: the page has its own pool)."""
+SOLVE_ENGINES = ("processes", "dask")  # what carries a search split over workers: forked processes, a Dask cluster
+
+
+def _parallel(request, algorithm_name):
+    """How a solve request's search is split over workers ("workers", "engine", "scheduler"): the search generator
+    `parallel(puzzle, heuristic, limits, all_solutions)` that runs it (scheduler.py), or None for one process. Only
+    IDA* is split: on forked processes where they share memory (not in the browser: the page has its own pool), or on
+    a Dask cluster ("engine": "dask"; the one at "scheduler", which means dask, else a local one of "workers"
+    processes, one per core by default)."""
+    address = option_of(request, "scheduler", str)
+    engine = option_of(request, "engine", str, "processes" if address is None else "dask")
+    if engine not in SOLVE_ENGINES:
+        raise BadRequest(f"'engine' must be one of {', '.join(SOLVE_ENGINES)}, not '{engine[:20]}'")
+    if address is not None and engine != "dask":
+        raise BadRequest("a scheduler address is for the dask engine")
     value = whole(request.get("workers"))
-    if value is None or value == 1 and is_int(value):
-        return 1
-    count = worker_count(request, 1)
+    if engine == "processes" and (value is None or value == 1 and is_int(value)):
+        return None
+    workers = worker_count(request, 1 if engine == "processes" else 0)
     if algorithm_name != "idastar":
         raise BadRequest(f"only IDA* is split over workers; {algorithm_name} runs on one (leave 'workers' out)")
+    from . import carriers
+
+    if engine == "dask":
+        if request.get("heuristic_code") is not None or callable(request.get("heuristic")):
+            raise BadRequest("your own heuristic runs in a supervised process on this machine, never on a Dask "
+                             "cluster: leave 'engine' out")
+        from .api_pool import split_of
+
+        keep = {k: v for k, v in request.items() if k not in ("workers", "engine", "scheduler", "max_nodes",
+                                                               "max_seconds")}
+        return carriers.on_dask(address, workers, lambda size: functools.partial(split_of, dict(keep, pool=size)))
     from .workers import fork_unavailable
 
     why_not = fork_unavailable()
     if why_not is not None:
         raise Unavailable(why_not)
-    return count
+    return carriers.forked(workers)
 
 
 def _add_notation(answer, puzzle, moves) -> None:

@@ -21,6 +21,7 @@ from collections import OrderedDict, deque
 
 from . import api
 from .errors import SlideLabError
+from .scheduler import MAX_SPLIT
 from .search.control import run
 from .workers import MAX_TRIES, ForkedPool, GaveUp
 
@@ -62,7 +63,7 @@ class Tasks:
     def __init__(self, todo, options: dict, workers: int, record):
         self.record = record  # batch's record of a position's answer: record(position, answer)
         self.todo = todo  # batch._Valid: the positions not started, and the malformed lines' records
-        self.options = dict(options, pool=min(workers, api.MAX_POOL))
+        self.options = dict(options, pool=min(workers, MAX_SPLIT))
         self.searches: OrderedDict = OrderedDict()  # position number -> _Search, oldest first
         self.started = 0
         self.records: list = []

@@ -107,6 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
                        "thousand)")
     solve.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     solve.add_argument("--workers", type=int, help="split IDA* over this many processes (default 1; 0: one per core)")
+    solve.add_argument("--engine", choices=api.SOLVE_ENGINES,
+                       help="what carries a split IDA*: forked processes (default) or a Dask cluster (the scale "
+                       "extra), local with --workers workers (default one per core) unless --scheduler names one")
+    solve.add_argument("--scheduler", metavar="ADDRESS", help="split IDA* over the workers of this Dask cluster "
+                       "(tcp://host:port; it means --engine dask)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     trace = _search_parser(sub, "trace", "show a search step by step",
                            "Show what a search does, step by step: each position expanded, its children and what "

@@ -85,7 +85,8 @@ def print_parallel(p: dict) -> None:
     nodes = [w["expanded"] for w in p["workers"]]
     memory = f", {p['worker_memory_bytes'] / 2**20:.0f} MB in the workers" if "worker_memory_bytes" in p else ""
     replaced = f", {p['workers_replaced']} replaced" if p["workers_replaced"] else ""
-    print(f"{len(nodes)} workers, {p['subtrees']} subtrees, expanded per worker "
+    on = " Dask" if p.get("engine") == "dask" else ""
+    print(f"{len(nodes)}{on} workers, {p['subtrees']} subtrees, expanded per worker "
           f"{' / '.join(f'{n:,}' for n in nodes)}{memory}{replaced}")
 
 

@@ -16,7 +16,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 MAX_TRIES = 3  # a task is tried this many times in all (its worker dying each time) before it is given up
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
@@ -63,14 +63,31 @@ class TaskQueue(Protocol):
 
 
 class Worker:
-    """One forked process and the driver's end of its pipe; `task` is the task it works on (None: idle), `nodes` what
-    the caller counts of its finished work (kept when a dead worker is replaced)."""
+    """One forked process and the driver's end of its pipe; `task` is the task it works on (None: idle)."""
 
     def __init__(self, process, conn):
         self.process = process
         self.conn = conn
         self.task: Any = None
-        self.nodes = 0
+
+
+class Tries:
+    """The one retry policy of work whose worker died: a task is tried MAX_TRIES times in all."""
+
+    def __init__(self):
+        self.died: dict = {}  # task -> times its worker died
+
+    def again(self, task: Any) -> bool:
+        """Count a death of `task`'s worker: True when the task is to be tried again."""
+        died = self.died[task] = self.died.get(task, 0) + 1
+        return died < MAX_TRIES
+
+
+class Died(NamedTuple):
+    """A busy worker died (it has been replaced): its `task`, and `how` it ended."""
+
+    task: Any
+    how: str
 
 
 class GaveUp:
@@ -91,7 +108,7 @@ class ForkedPool:
         self._serve = serve
         self._args = args
         self.replaced = 0  # workers replaced after dying
-        self.tries: dict = {}  # task -> times its worker died
+        self.tries = Tries()
         self.workers: list[Worker] = []
         self.workers = [self._start() for _ in range(size)]
 
@@ -108,43 +125,60 @@ class ForkedPool:
         (worker, message) for every message a busy worker sends; the caller calls `finish(worker)` when a message
         ends the task. Also yields None when `poll` seconds pass with nothing to read, and a GaveUp for a task given
         up. Ends when the queue is empty and every worker idle (or when the caller stops iterating)."""
-        from multiprocessing.connection import wait
-
         while True:
             for slot, w in enumerate(self.workers):
                 if w.task is None and queue:
-                    w.task = queue.popleft()
-                    try:
-                        w.conn.send(payload(w.task))
-                    except OSError:  # it died while idle: the task never reached it, and is not counted as tried
-                        queue.appendleft(w.task)
-                        self._replace(slot)
-            busy = [w for w in self.workers if w.task is not None]
-            if not busy:
-                return
-            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], poll))
-            if not ready:
-                yield None
-                continue
-            for slot, w in enumerate(self.workers):
-                if w.task is None:
-                    continue
-                message, broken = None, False
-                if w.conn in ready:
-                    try:
-                        message = w.conn.recv()
-                    except Exception:  # closed, or a message cut short by the worker's death
-                        broken = True
-                if message is not None:
-                    yield w, message
-                elif broken or w.process.sentinel in ready or not w.process.is_alive():
-                    task = w.task
-                    how = self._replace(slot)
-                    tries = self.tries[task] = self.tries.get(task, 0) + 1
-                    if tries < MAX_TRIES:
+                    task = queue.popleft()
+                    if not self.hand(slot, task, payload(task)):
                         queue.appendleft(task)
-                    else:
-                        yield GaveUp(task, how)
+            if not any(w.task is not None for w in self.workers):
+                return
+            heard = False
+            for event in self.messages(poll):
+                heard = True
+                if not isinstance(event, Died):
+                    yield event
+                elif self.tries.again(event.task):
+                    queue.appendleft(event.task)
+                else:
+                    yield GaveUp(event.task, event.how)
+            if not heard:
+                yield None
+
+    def hand(self, slot: int, task: Any, payload: Any) -> bool:
+        """Send the idle worker in `slot` its `task` (as `payload`); False when it had died idle: it is replaced, and
+        the task, which never reached it, is not counted as tried."""
+        w = self.workers[slot]
+        w.task = task
+        try:
+            w.conn.send(payload)
+            return True
+        except OSError:
+            w.task = None
+            self._replace(slot)
+            return False
+
+    def messages(self, poll: float | None) -> Iterator:
+        """Wait at most `poll` seconds (None: for ever) for the busy workers, then yield (worker, message) for every
+        message one sent, and Died for every one that died (replaced by an idle one); nothing when none spoke."""
+        from multiprocessing.connection import wait
+
+        busy = [w for w in self.workers if w.task is not None]
+        ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], poll))
+        for slot, w in enumerate(self.workers):
+            if w.task is None or not ready:
+                continue
+            message, broken = None, False
+            if w.conn in ready:
+                try:
+                    message = w.conn.recv()
+                except Exception:  # closed, or a message cut short by the worker's death
+                    broken = True
+            if message is not None:
+                yield w, message
+            elif broken or w.process.sentinel in ready or not w.process.is_alive():
+                task = w.task
+                yield Died(task, self._replace(slot))
 
     def finish(self, worker: Worker) -> None:
         """The worker's task is done: it takes the next one."""
@@ -156,9 +190,7 @@ class ForkedPool:
         w.process.kill()
         w.process.join()
         w.conn.close()
-        replacement = self._start()
-        replacement.nodes = w.nodes
-        self.workers[slot] = replacement
+        self.workers[slot] = self._start()
         self.replaced += 1
         return how_it_ended(w.process)
 

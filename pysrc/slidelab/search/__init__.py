@@ -2,9 +2,9 @@
 
 Each entry of ALGORITHMS says what the algorithm is and how to start it: `start(puzzle, heuristic, limits, options)`
 returns a search generator (see control.py). Optimal algorithms return shortest paths. The options: "all_solutions"
-(for those that can list them), "weight" (weighted A*), "workers" (IDA* over that many processes,
-parallel_idastar.py), "record" (a trace.Recorder told every step, for those that
-can be traced).
+(for those that can list them), "weight" (weighted A*), "parallel" (IDA* split over workers: the search generator
+`parallel(puzzle, heuristic, limits, all_solutions)` that runs it, scheduler.py), "record" (a trace.Recorder told
+every step, for those that can be traced).
 """
 
 from __future__ import annotations
@@ -55,9 +55,9 @@ def _iddfs(puzzle, heuristic, limits, options):
 
 
 def _idastar(puzzle, heuristic, limits, options):
-    if options.get("workers", 1) > 1 and options.get("record") is None:
-        from .parallel_idastar import parallel_idastar
-        return parallel_idastar(puzzle, heuristic, limits, options.get("all_solutions", False), options["workers"])
+    parallel = options.get("parallel")
+    if parallel is not None and options.get("record") is None:
+        return parallel(puzzle, heuristic, limits, options.get("all_solutions", False))
     from .idastar import idastar
     return idastar(puzzle, heuristic, limits, options.get("all_solutions", False), options.get("record"))
 

@@ -1,4 +1,6 @@
-"""Parallel IDA*: one search split over worker processes (`--workers N`).
+"""Parallel IDA*'s search: one search split into subtrees, searched a round (an iteration) at a time, whoever
+searches them (the scheduler of scheduler.py hands them to forked processes or a Dask cluster's workers; the page's
+pool of Web Workers carries them a round at a time, pooled.py).
 
 The start is expanded breadth first, never undoing the last move, into a frontier of subtrees, SUBTREES_PER_WORKER for
 each worker (a goal met on the way is a shortest solution: every path of that length was generated). Every iteration has
@@ -9,35 +11,24 @@ iteration, was faster on average but slower than serial on some positions: docs/
 iteration"). A worker searches its subtree with the same kernel as a serial search (idastar with `came_by`, the
 positions it came by, and `one_contour`, the bound - g of the one contour it searches). The first solution an iteration
 finds is a shortest one, and every worker is stopped; otherwise the next bound is the least f over the bound anywhere.
-With all solutions, the iteration that finds one collects every worker's. One driver, `iterations`, runs these rounds
-for whoever searches the subtrees: the processes here, and the page's pool of workers (pooled.py).
-
-Workers are forked processes (Python threads would share one interpreter lock), the pool of workers.py: the puzzle and
-its tables are shared copy-on-write, never copied or rebuilt. A worker that dies is replaced and its subtree searched
-again, MAX_TRIES times in all per subtree (then the search ends with an error); an exception in a worker is sent to the
-driver and raised there, so the search answers it as a serial one would. Workers report their nodes while they search,
-so progress (and the node and time limits, checked here) stay live; closing the search (cancel, a limit, an error)
-terminates every worker.
+With all solutions, the iteration that finds one collects every worker's. One driver, `iterations`, says the rounds.
 """
 
 from __future__ import annotations
 
 import sys
-from collections import deque
 from typing import NamedTuple
 
 from ..errors import Unsolvable
 from ..puzzles import with_start
-from ..workers import MAX_TRIES, ForkedPool, GaveUp, portable
 from .contour import INF, end_iteration, next_bound
-from .control import NO_PATH, Limits, Meter, SearchResult
+from .control import NO_PATH, Limits
 
 # Subtrees per worker: enough that the queue evens out subtrees of very different sizes, and that the worker that
 # finds the solution does not search long while the others search past it; half as many in the browser, where a
 # request to another runtime costs milliseconds (docs/benchmarks.md, "The serial search's order")
 SUBTREES_PER_WORKER = 16 if sys.platform == "emscripten" else 32
 GROUP_NODES = 5000  # subtrees that took fewer nodes together in the last iteration travel as one task
-POLL_S = 0.05  # how often the driver looks at the clock while it waits for workers
 
 
 def split(puzzle, wanted, distinct=True):
@@ -170,123 +161,3 @@ def search_subtrees(puzzle, heuristic, frontier, indices, bound, all_solutions):
         if found and not all_solutions:
             break
     return Searched(sizes, solutions, over, expanded, generated)
-
-
-def parallel_idastar(puzzle, heuristic, limits, all_solutions=False, workers=2):
-    """Search generator: IDA* over `workers` processes; returns a SearchResult like `idastar`'s, whose statistics
-    add up every worker's nodes, and whose extra "parallel" lists them per worker ("workers": [{"expanded"}, ...]),
-    with the number of subtrees, the workers replaced, and the memory the workers used (proportional set size:
-    shared pages counted once; Linux only)."""
-    meter = Meter(limits)
-    stats = meter.stats
-    unsplit = {"parallel": {"workers": [{"expanded": 0}] * workers, "subtrees": 0, "workers_replaced": 0}}
-    if puzzle.is_goal(puzzle.start):
-        meter.finish()
-        return SearchResult([], True, stats, [[]] if all_solutions else None, unsplit)
-    goals, frontier, stats.expanded, stats.generated = split(puzzle, workers * SUBTREES_PER_WORKER,
-                                                             not all_solutions)
-    if goals:  # found while splitting: no worker was started
-        meter.finish()
-        stats.stored = len(goals[0]) + 1
-        return SearchResult(goals[0], True, stats, goals if all_solutions else None, unsplit)
-    pool = _Subtrees(ForkedPool(workers, _work, (puzzle, heuristic, frontier, all_solutions)))
-    driver = iterations(puzzle, heuristic, frontier, stats)
-    try:
-        step = next(driver)
-        while True:
-            if isinstance(step, dict):  # an iteration's event
-                yield step
-                step = next(driver)
-                continue
-            searched = []
-            tasks = [tuple(group) for group in groups(step, workers)]
-            for done in pool.iteration(tasks, step.bound, stop_at_first=not all_solutions):
-                if done is None:  # a tick: the limits, and progress when due
-                    live = stats.expanded + sum(part.expanded for part in searched) + pool.live_nodes()
-                    if meter.due(live):
-                        yield meter.progress(stored=step.bound + 1, bound=step.bound,
-                                             workers=pool.nodes_per_worker())
-                    continue
-                searched.append(done)
-            # subtrees stopped unfinished, as far as they last reported
-            searched.append(Searched({}, [], INF, pool.live_nodes(), pool.live_generated()))
-            step = driver.send(searched)
-    except StopIteration as stop:
-        solutions = stop.value
-        extra = {"workers": [{"expanded": n} for n in pool.nodes_per_worker()], "subtrees": len(frontier),
-                 "workers_replaced": pool.pool.replaced}
-        memory = pool.pool.memory_bytes()
-        if memory is not None:
-            extra["worker_memory_bytes"] = memory
-    finally:
-        pool.pool.close()
-    meter.finish()
-    return SearchResult(solutions[0], True, stats, solutions if all_solutions else None, {"parallel": extra})
-
-
-class _Subtrees:
-    """The subtrees of one search on a ForkedPool: each worker's nodes, live while it searches."""
-
-    def __init__(self, pool: ForkedPool):
-        self.pool = pool
-        self.live: dict = {}  # worker -> (expanded, generated) so far in its subtree, as it last reported them
-
-    def iteration(self, tasks, bound, stop_at_first):
-        """Search the tasks (tuples of subtrees) with `bound`; yields each finished one's Searched, and None now and
-        then while it waits. Stops early after a solution when `stop_at_first`."""
-        self.live = {}
-        for event in self.pool.feed(deque(tasks), lambda task: (task, bound), POLL_S):
-            if event is None:
-                yield None
-                continue
-            if isinstance(event, GaveUp):
-                raise RuntimeError(f"a worker died each of the {MAX_TRIES} times it searched subtrees "
-                                   f"{list(event.task)} (last: {event.how}); the search is given up")
-            worker, message = event
-            if message[0] == "progress":
-                self.live[worker] = message[1:]
-                yield None  # the driver's chance to report progress and check the limits
-                continue
-            if message[0] == "error":  # an exception in the worker: the search's own, raised here
-                raise message[2]
-            _, searched = message
-            self.pool.finish(worker)
-            self.live.pop(worker, None)
-            worker.nodes += searched.expanded
-            yield searched
-            if searched.solutions and stop_at_first:
-                return
-            yield None
-
-    def live_nodes(self) -> int:
-        return sum(self.live.get(w, (0, 0))[0] for w in self.pool.workers)
-
-    def live_generated(self) -> int:
-        return sum(self.live.get(w, (0, 0))[1] for w in self.pool.workers)
-
-    def nodes_per_worker(self) -> list:
-        return [w.nodes + self.live.get(w, (0, 0))[0] for w in self.pool.workers]
-
-
-def _work(conn, puzzle, heuristic, frontier, all_solutions):
-    """A worker: search the subtrees the driver sends, (indices, bound), until the pipe closes."""
-    while True:
-        try:
-            indices, bound = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            search = search_subtrees(puzzle, heuristic, frontier, indices, bound, all_solutions)
-            try:
-                while True:
-                    event = next(search)
-                    if event["type"] == "progress":
-                        conn.send(("progress", event["expanded"], event["generated"]))
-            except StopIteration as stop:
-                message = ("done", stop.value)
-        except Exception as e:  # told, not died of: a death would have its subtree searched again, in vain
-            message = ("error", indices, portable(e))
-        try:
-            conn.send(message)
-        except OSError:  # the driver has gone
-            return

@@ -1,0 +1,212 @@
+"""The carriers of parallel IDA*'s tasks (scheduler.py's Carrier): forked processes on this machine, and the workers of
+a Dask cluster. They only carry: the scheduler decides what runs, when, how often, and what it counts.
+
+Forked processes share the parent's puzzle, tables and frontier copy-on-write (workers.py's pool): a task travels as
+(subtrees, bound), its answer as a Searched; a worker reports its nodes as it searches.
+
+A Dask worker builds the split search from the request once (`build`, a picklable function that keeps the splits it
+made last, search/pooled.py) with its own tables (read from the tables' directory, SLIDELAB_PDB_DIR, as every
+process reads them), so nothing large crosses the network. It reports its nodes as it searches through the
+scheduler's event log (a topic per search), and stops its task at the next report once the search has ended (a Dask
+Event per search: a Python thread cannot be killed). A task whose worker left the cluster is Lost, and the
+scheduler queues it again for another worker; Dask may already have tried it on another worker first.
+"""
+
+from __future__ import annotations
+
+import queue
+import uuid
+
+from .scheduler import MAX_SPLIT, Done, Failed, Lost, Progress, Task, parallel_idastar
+from .search.parallel_idastar import search_subtrees
+from .workers import Died, ForkedPool, portable
+
+
+def forked(workers: int):
+    """Parallel IDA* on `workers` forked processes: the search generator (puzzle, heuristic, limits, all_solutions)."""
+
+    def search(puzzle, heuristic, limits, all_solutions):
+        return parallel_idastar(puzzle, heuristic, limits, all_solutions, workers,
+                                lambda frontier: ForkedCarrier(workers, puzzle, heuristic, frontier, all_solutions))
+
+    return search
+
+
+def on_dask(address: str | None, workers: int, build_for):
+    """Parallel IDA* on the Dask cluster at `address`, else on a local one of `workers` processes (0: one per core):
+    the search generator `(puzzle, heuristic, limits, all_solutions)`. `build_for(n)` is the picklable function that
+    gives a worker the search split for n workers (the cluster's threads, at most MAX_SPLIT)."""
+
+    def search(puzzle, heuristic, limits, all_solutions):
+        from .cluster import dask_client
+        from .workers import cores
+
+        with dask_client(address, workers or cores(), "solving on Dask") as client:
+            size = min(_threads(client), MAX_SPLIT)
+            return (yield from parallel_idastar(puzzle, heuristic, limits, all_solutions, size,
+                                                lambda frontier: DaskCarrier(client, build_for(size))))
+
+    return search
+
+
+def _threads(client) -> int:
+    return sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
+
+
+class ForkedCarrier:
+    """`workers` forked processes searching subtrees of `frontier`; a worker is named by its slot."""
+
+    def __init__(self, workers: int, puzzle, heuristic, frontier, all_solutions: bool):
+        self.pool = ForkedPool(workers, _search_forked, (puzzle, heuristic, frontier, all_solutions))
+
+    def idle(self) -> int:
+        return sum(w.task is None for w in self.pool.workers)
+
+    def start(self, task: Task) -> None:
+        while True:  # a worker that died idle is replaced, and the task goes to its replacement
+            slot = next(i for i, w in enumerate(self.pool.workers) if w.task is None)
+            if self.pool.hand(slot, task.id, (task.subtrees, task.bound)):
+                return
+
+    def poll(self, timeout: float) -> list:
+        events: list = []
+        for event in self.pool.messages(timeout):
+            if isinstance(event, Died):
+                events.append(Lost(event.task, event.how))
+                continue
+            worker, message = event
+            slot, task = self.pool.workers.index(worker), worker.task
+            if message[0] == "progress":
+                events.append(Progress(task, slot, *message[1:]))
+                continue
+            self.pool.finish(worker)
+            events.append(Done(task, slot, message[1]) if message[0] == "done" else Failed(task, message[2]))
+        return events
+
+    def workers(self) -> list:
+        return list(range(len(self.pool.workers)))
+
+    def extra(self) -> dict:
+        extra = {"workers_replaced": self.pool.replaced}
+        memory = self.pool.memory_bytes()
+        if memory is not None:
+            extra["worker_memory_bytes"] = memory
+        return extra
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def _search_forked(conn, puzzle, heuristic, frontier, all_solutions):
+    """A forked worker: search the subtrees the scheduler sends, (indices, bound), until the pipe closes."""
+    while True:
+        try:
+            indices, bound = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            search = search_subtrees(puzzle, heuristic, frontier, indices, bound, all_solutions)
+            try:
+                while True:
+                    event = next(search)
+                    if event["type"] == "progress":
+                        conn.send(("progress", event["expanded"], event["generated"]))
+            except StopIteration as stop:
+                message = ("done", stop.value)
+        except Exception as e:  # told, not died of: a death would have its subtree searched again, in vain
+            message = ("error", indices, portable(e))
+        try:
+            conn.send(message)
+        except OSError:  # the scheduler has gone
+            return
+
+
+class DaskCarrier:
+    """The workers of a Dask cluster (`client`'s), one task per worker thread at a time; `build()` gives a worker the
+    split search (a PooledSearch) it searches subtrees of. A worker is named by its address."""
+
+    def __init__(self, client, build):
+        import distributed
+
+        self.client, self.build = client, build
+        self.slots = _threads(client)
+        name = f"slidelab-search-{uuid.uuid4().hex}"
+        self.topic, self.stop = name, distributed.Event(name, client=client)
+        self.events: queue.SimpleQueue = queue.SimpleQueue()
+        self.futures: dict = {}  # task id -> its future
+        self.names: list = []
+        client.subscribe_topic(self.topic, lambda event: self.events.put(("progress", event[1])))
+
+    def idle(self) -> int:
+        return max(self.slots - len(self.futures), 0)
+
+    def start(self, task: Task) -> None:
+        future = self.client.submit(_search_on_dask, self.build, task, self.topic, pure=False,
+                                    key=f"{self.topic}-{task.id}")
+        self.futures[task.id] = future
+        future.add_done_callback(lambda _, task_id=task.id: self.events.put(("done", task_id)))
+
+    def poll(self, timeout: float) -> list:
+        messages = []
+        try:
+            messages.append(self.events.get(timeout=timeout))
+            while True:
+                messages.append(self.events.get_nowait())
+        except queue.Empty:
+            pass
+        return [event for message in messages if (event := self._event(*message)) is not None]
+
+    def _event(self, kind, value):
+        import distributed
+
+        if kind == "progress":
+            task, worker, expanded, generated = value
+            return Progress(task, self._named(worker), expanded, generated)
+        future = self.futures.pop(value, None)
+        if future is None or future.status == "cancelled":
+            return None
+        if future.status == "finished":
+            worker, searched = future.result()
+            return Done(value, self._named(worker), searched)
+        error = future.exception()
+        if isinstance(error, distributed.client.FutureCancelledError | distributed.scheduler.KilledWorker):
+            return Lost(value, f"the Dask worker left the cluster ({type(error).__name__})")
+        return Failed(value, error)
+
+    def _named(self, worker: str) -> str:
+        if worker not in self.names:
+            self.names.append(worker)
+        return worker
+
+    def workers(self) -> list:
+        current = list(self.client.scheduler_info()["workers"])
+        return self.names + sorted(w for w in current if w not in self.names)
+
+    def extra(self) -> dict:
+        return {"engine": "dask", "workers_replaced": 0}
+
+    def close(self) -> None:
+        self.stop.set()  # running tasks stop at their next report
+        self.client.cancel(list(self.futures.values()))
+        self.client.unsubscribe_topic(self.topic)
+
+
+def _search_on_dask(build, task: Task, topic: str):
+    """A Dask task: search the task's subtrees with the split search `build()` gives; returns (this worker's address,
+    the Searched), or (address, None) when the search ended meanwhile."""
+    import distributed
+
+    search = build()
+    worker = distributed.get_worker()
+    stop = distributed.Event(topic)
+    steps = search_subtrees(search.puzzle, search.heuristic, search.frontier, task.subtrees, task.bound,
+                            search.all_solutions)
+    try:
+        while True:
+            event = next(steps)
+            if event["type"] == "progress":
+                worker.log_event(topic, (task.id, worker.address, event["expanded"], event["generated"]))
+                if stop.is_set():
+                    return worker.address, None
+    except StopIteration as stop_iteration:
+        return worker.address, stop_iteration.value

@@ -1,0 +1,210 @@
+"""The one scheduler of parallel IDA*: every round of a search split into subtrees (search/parallel_idastar.py) is
+handed out, retried, stopped and counted here, whoever carries the subtrees to workers.
+
+A search is split once (`split`); `iterations` says each round's bound and subtrees. For a round, the scheduler groups
+the subtrees into tasks (`groups`: small neighbours travel together) and keeps them in one queue in the order the
+serial search meets them; whenever the carrier has an idle worker it gets the next task. A task's answer (a
+Searched) goes back to the driver; the first solution of a round ends it (it is a shortest one) unless all solutions
+are asked for, and the nodes the tasks still running had reported so far are counted with the round. A task whose
+worker was lost (its process killed, its Dask worker gone) is queued again, first, MAX_TRIES times in all; then the
+search ends with an error. An exception in a task is the search's own and is raised here. Progress (the nodes the
+workers have reported, each worker's share) and the node and time limits are checked by the one Meter.
+
+A carrier (the Carrier protocol) only carries: it starts a task on an idle worker and reports what happens to it,
+as events. Carriers: forked processes on this machine (`ForkedCarrier`, carriers.py: `--workers N`) and the workers
+of a Dask cluster (`DaskCarrier`: `--engine dask`). The page's pool of Web Workers (web/js/pool.js) is driven a round
+at a time through api.pool_start and api.pool_next, by the same `iterations`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from itertools import count
+from typing import NamedTuple, Protocol
+
+from .search.contour import INF
+from .search.control import Meter, SearchResult
+from .search.parallel_idastar import SUBTREES_PER_WORKER, Searched, groups, iterations, split
+from .workers import MAX_TRIES, Tries
+
+MAX_SPLIT = 64  # workers one search is split for at most (a larger pool or cluster shares the subtrees)
+POLL_S = 0.05  # how often the scheduler looks at the clock (limits, progress) while it waits for workers
+
+
+class Task(NamedTuple):
+    """One task of a round: search the frontier's `subtrees` (indices, in order) with `bound`."""
+
+    id: int
+    subtrees: tuple
+    bound: int
+
+
+class Progress(NamedTuple):
+    """A running task's nodes so far, as its worker (a name the carrier gives it) last reported them."""
+
+    task: int
+    worker: object
+    expanded: int
+    generated: int
+
+
+class Done(NamedTuple):
+    """A task's answer, from `worker`."""
+
+    task: int
+    worker: object
+    searched: Searched
+
+
+class Lost(NamedTuple):
+    """A task whose worker was lost (`how`: "killed by SIGKILL", "the Dask worker left"); its nodes are lost too."""
+
+    task: int
+    how: str
+
+
+class Failed(NamedTuple):
+    """A task that raised `error`: the search's own exception."""
+
+    task: int
+    error: Exception
+
+
+class Carrier(Protocol):
+    """What carries a parallel search's tasks to workers and their answers back."""
+
+    def idle(self) -> int:
+        """How many more tasks it can start now (its idle workers)."""
+
+    def start(self, task: Task) -> None:
+        """Start `task` on an idle worker."""
+
+    def poll(self, timeout: float) -> list:
+        """The events (Progress, Done, Lost, Failed) that came within `timeout` seconds: none when nothing did."""
+
+    def workers(self) -> list:
+        """Its workers' names, as its events give them (those it had at any time)."""
+
+    def extra(self) -> dict:
+        """What it tells of itself in the answer's "parallel": "workers_replaced", "worker_memory_bytes"?, ..."""
+
+    def close(self) -> None:
+        """Stop every task still running and release the workers."""
+
+
+def frontier_size(workers: int) -> int:
+    """The subtrees a search split for `workers` workers is split into (every carrier's workers split the same)."""
+    return workers * SUBTREES_PER_WORKER
+
+
+def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry):
+    """Search generator: IDA* split for `workers` workers, its tasks carried by `carry(frontier)` (a function making
+    the Carrier for the split's frontier, called only when the split did not meet the goal); returns a SearchResult
+    like `idastar`'s, whose statistics add up every worker's nodes, the stopped tasks' too, and whose extra "parallel"
+    tells "workers" ([{"expanded"}, ...]: every worker's share), "subtrees" and what the carrier adds."""
+    meter = Meter(limits)
+    stats = meter.stats
+    unsplit = {"parallel": {"workers": [{"expanded": 0}] * workers, "subtrees": 0, "workers_replaced": 0}}
+    if puzzle.is_goal(puzzle.start):
+        meter.finish()
+        return SearchResult([], True, stats, [[]] if all_solutions else None, unsplit)
+    goals, frontier, stats.expanded, stats.generated = split(puzzle, frontier_size(workers), not all_solutions)
+    if goals:  # found while splitting: no worker was started
+        meter.finish()
+        stats.stored = len(goals[0]) + 1
+        return SearchResult(goals[0], True, stats, goals if all_solutions else None, unsplit)
+    carrier = carry(frontier)
+    try:
+        scheduler = Scheduler(carrier, meter, workers, all_solutions)
+        solutions = yield from scheduler.search(iterations(puzzle, heuristic, frontier, stats))
+        extra = {"workers": [{"expanded": n} for n in scheduler.per_worker()], "subtrees": len(frontier),
+                 **carrier.extra()}
+    finally:
+        carrier.close()
+    meter.finish()
+    return SearchResult(solutions[0], True, stats, solutions if all_solutions else None, {"parallel": extra})
+
+
+class Scheduler:
+    """The rounds of one split search on one carrier: dispatch, retries, the first solution's stop, the stopped
+    tasks' nodes, progress and limits."""
+
+    def __init__(self, carrier: Carrier, meter: Meter, workers: int, all_solutions: bool):
+        self.carrier, self.meter, self.workers, self.all_solutions = carrier, meter, workers, all_solutions
+        self.done: dict = {}  # worker -> nodes expanded in its finished tasks
+        self.live: dict = {}  # task id -> Progress last reported
+        self.tries = Tries()  # of the subtrees whose worker was lost
+        self._ids = count()
+
+    def search(self, driver):
+        """Drive `iterations` (a generator of Rounds and iteration events) to its end: yields the events and
+        progress, returns the solutions."""
+        try:
+            step = next(driver)
+            while True:
+                if isinstance(step, dict):  # an iteration's event
+                    yield step
+                    step = next(driver)
+                    continue
+                searched = yield from self.round(step)
+                step = driver.send(searched)
+        except StopIteration as stop:
+            return stop.value
+
+    def round(self, round_):
+        """Search one round's subtrees; yields progress, returns the list of Searched (the stopped tasks' nodes as one
+        more, without sizes)."""
+        queue = deque(tuple(group) for group in groups(round_, self.workers))
+        running: dict = {}  # task id -> Task
+        searched: list = []
+        found = False
+        while running or queue and not found:
+            while queue and not found and self.carrier.idle():
+                task = Task(next(self._ids), queue.popleft(), round_.bound)
+                running[task.id] = task
+                self.carrier.start(task)
+            for event in self.carrier.poll(POLL_S):
+                task = running.get(event.task)
+                if task is None:  # a task of a round that has ended
+                    continue
+                if isinstance(event, Progress):
+                    self.live[task.id] = event
+                    continue
+                del running[task.id]
+                self.live.pop(task.id, None)
+                if isinstance(event, Done):
+                    self.done[event.worker] = self.done.get(event.worker, 0) + event.searched.expanded
+                    searched.append(event.searched)
+                    found = found or bool(event.searched.solutions) and not self.all_solutions
+                elif isinstance(event, Lost):
+                    if not self.tries.again(task.subtrees):
+                        raise RuntimeError(f"a worker died each of the {MAX_TRIES} times it searched subtrees "
+                                           f"{list(task.subtrees)} (last: {event.how}); the search is given up")
+                    queue.appendleft(task.subtrees)
+                else:
+                    raise event.error
+            if found:  # the others' tasks are stopped with the search: their nodes so far count
+                break
+            stats = self.meter.stats
+            live = stats.expanded + sum(part.expanded for part in searched) + self._live(0)
+            if self.meter.due(live):
+                yield self.meter.progress(stored=round_.bound + 1, bound=round_.bound, workers=self.per_worker())
+        searched.append(Searched({}, [], INF, self._live(0), self._live(1)))
+        for worker, nodes in self._live_per_worker().items():
+            self.done[worker] = self.done.get(worker, 0) + nodes
+        self.live = {}
+        return searched
+
+    def _live(self, which: int) -> int:
+        return sum((p.expanded, p.generated)[which] for p in self.live.values())
+
+    def _live_per_worker(self) -> dict:
+        nodes: dict = {}
+        for p in self.live.values():
+            nodes[p.worker] = nodes.get(p.worker, 0) + p.expanded
+        return nodes
+
+    def per_worker(self) -> list:
+        """Every worker's nodes so far (its running task's too), in the carrier's order of its workers."""
+        live = self._live_per_worker()
+        return [self.done.get(w, 0) + live.get(w, 0) for w in self.carrier.workers()]
