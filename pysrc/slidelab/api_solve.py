@@ -236,7 +236,8 @@ def _parallel(request, algorithm_name):
 
         keep = {k: v for k, v in request.items() if k not in ("workers", "engine", "scheduler", "max_nodes",
                                                                "max_seconds")}
-        return carriers.on_dask(address, workers, lambda size: functools.partial(split_of, dict(keep, pool=size)))
+        return carriers.on_dask(address, workers,
+                                lambda size, name: functools.partial(split_of, dict(keep, pool=size, heuristic=name)))
     from .workers import fork_unavailable
 
     why_not = fork_unavailable()

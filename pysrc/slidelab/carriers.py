@@ -34,8 +34,9 @@ def forked(workers: int):
 
 def on_dask(address: str | None, workers: int, build_for):
     """Parallel IDA* on the Dask cluster at `address`, else on a local one of `workers` processes (0: one per core):
-    the search generator `(puzzle, heuristic, limits, all_solutions)`. `build_for(n)` is the picklable function that
-    gives a worker the search split for n workers (the cluster's threads, at most MAX_SPLIT)."""
+    the search generator `(puzzle, heuristic, limits, all_solutions)`. `build_for(n, name)` is the picklable function
+    that gives a worker the search split for n workers (the cluster's threads, at most MAX_SPLIT) with the heuristic
+    `name` (the one this process uses: `auto` chosen here, so that every worker estimates alike)."""
 
     def search(puzzle, heuristic, limits, all_solutions):
         from .cluster import dask_client
@@ -44,7 +45,7 @@ def on_dask(address: str | None, workers: int, build_for):
         with dask_client(address, workers or cores(), "solving on Dask") as client:
             size = min(_threads(client), MAX_SPLIT)
             return (yield from parallel_idastar(puzzle, heuristic, limits, all_solutions, size,
-                                                lambda frontier: DaskCarrier(client, build_for(size))))
+                                                lambda frontier: DaskCarrier(client, build_for(size, heuristic.name))))
 
     return search
 
