@@ -99,8 +99,20 @@ def _function_argument(parser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser: one sub-parser per command."""
     parser = _Parser(prog="slidelab", description="Solve sliding-tile and token puzzles optimally.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _search_commands(sub)
+    _explore_command(sub)
+    _batch_command(sub)
+    _check_command(sub)
+    cli_course.add_parsers(sub)
+    _pdb_command(sub)
+    return parser
+
+
+def _search_commands(sub) -> None:
+    """solve, trace and compare: one position, one search or several."""
     solve = _search_parser(sub, "solve", "find a shortest solution", "Find a shortest solution.")
     solve.add_argument("--all-solutions", action="store_true", help="list every shortest solution")
     solve.add_argument("--max-nodes", type=int, help="give up after expanding this many nodes (checked every few "
@@ -131,6 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--max-seconds", type=float, help=f"the time limit of each run (default "
                          f"{compare_runs.DEFAULT_SECONDS} s)")
     compare.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _explore_command(sub) -> None:
     explore = sub.add_parser(
         "explore", help="explore every position that can reach the goal",
         description="Breadth-first search of the whole state space from the goal: how many positions can reach "
@@ -154,6 +169,9 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("--max-nodes", type=int, help="give up after expanding this many positions")
     explore.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     explore.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _batch_command(sub) -> None:
     batch = sub.add_parser("batch", help="solve every position of a file, in parallel",
                            description="Solve every position of FILE (one board per line; '#' comments, at a line's "
                            "start or after a space; a line may start with 'name:'), printing one line per position "
@@ -174,6 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--carry-on", action="store_true", help="resume even though OUT holds answers to other "
                        "problems (another goal, algorithm or heuristic): solve these positions again beside them")
     batch.add_argument("--json", action="store_true", help="print JSON lines (the summary last)")
+
+
+def _check_command(sub) -> None:
     check = sub.add_parser(
         "check-heuristic", help="check your own heuristic: admissible? consistent? how informed?",
         description="Check a heuristic against the true distances: on boards of up to 2,000,000 positions every "
@@ -199,7 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--max-seconds", type=float, help="give up after this many seconds (default for your own code: "
                        "an hour)")
     check.add_argument("--json", action="store_true", help="print one JSON object")
-    cli_course.add_parsers(sub)
+
+
+def _pdb_command(sub) -> None:
     pdb = sub.add_parser(
         "pdb", help="build the pattern databases for a board shape",
         description="Build (once) the pattern-database tables for boards of a shape, with the goal's blank in a "
@@ -218,7 +241,6 @@ def build_parser() -> argparse.ArgumentParser:
                      "without it --engine dask starts a local one with --workers workers")
     pdb.add_argument("--workers", type=int, default=2, help="workers of the local Dask cluster (default 2)")
     pdb.add_argument("--json", action="store_true", help="print one JSON object")
-    return parser
 
 
 def _check_request(request: dict) -> dict:

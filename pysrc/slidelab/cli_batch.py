@@ -15,90 +15,130 @@ from .errors import SlideLabError
 from .heuristics import HEURISTICS
 
 
+class Refused(Exception):
+    """The batch cannot start; the message says why."""
+
+
+class Files:
+    """The files a batch reads and writes: its positions (`source`), the resume file, and the name errors give."""
+
+    def __init__(self, args):
+        self.reading = "standard input" if args.file == "-" else args.file
+        self.resume = self.source = None
+
+    def close(self) -> None:
+        close_files(self.resume, self.source)
+
+
 def run_batch(args) -> int:
     """`slidelab batch`: solve every position of a file; one line per position as it finishes, then a summary."""
+    files = Files(args)
+    counts = {"skipped": 0, "retried": 0}
+    try:
+        options = _options(args)
+        state, total = _open(args, options, files)
+        positions = _to_solve(files, state, counts)
+        first = next(positions, None)
+        if first is not None and first.board is not None:
+            failed = prepare_databases(dict(options, board=first.board))
+            if failed is not None:
+                files.close()
+                return say_error(failed)
+    except UnicodeDecodeError:
+        files.close()
+        return _refuse(f"cannot read {files.reading}: it is not UTF-8 text")
+    except Refused as e:
+        files.close()
+        return _refuse(str(e))
+    return _solve_all(args, options, itertools.chain([first] if first else [], positions), total, files, counts)
+
+
+def _refuse(message: str) -> int:
+    print(f"slidelab: invalid: {message}", file=sys.stderr)
+    return EXIT_INVALID
+
+
+def _options(args) -> dict:
+    """The solve options of every position, checked."""
     from . import batch
     from .search import ALGORITHMS
 
-    def refuse(message):
-        print(f"slidelab: invalid: {message}", file=sys.stderr)
-        return EXIT_INVALID
-
     if args.algorithm not in ALGORITHMS:
-        return refuse(f"unknown algorithm '{args.algorithm}'; choose one of: {', '.join(ALGORITHMS)}")
+        raise Refused(f"unknown algorithm '{args.algorithm}'; choose one of: {', '.join(ALGORITHMS)}")
     if args.heuristic is not None and args.heuristic not in HEURISTICS:
-        return refuse(f"unknown heuristic '{args.heuristic}'; choose one of: {', '.join(HEURISTICS)}")
+        raise Refused(f"unknown heuristic '{args.heuristic}'; choose one of: {', '.join(HEURISTICS)}")
     if not 0 <= args.workers <= api.MAX_WORKERS:
-        return refuse(f"--workers must be from 0 (one per core) to {api.MAX_WORKERS}")
+        raise Refused(f"--workers must be from 0 (one per core) to {api.MAX_WORKERS}")
     if args.scheduler and args.engine != "dask":
-        return refuse("--scheduler is for --engine dask")
+        raise Refused("--scheduler is for --engine dask")
     try:
         method = request_of(args)
     except FileError as e:
-        return refuse(str(e))
-    options = {k: v for k, v in method.items() if k in batch.PROBLEM_KEYS + batch.LIMIT_KEYS + batch.CODE_KEYS}
-    reading = "standard input" if args.file == "-" else args.file
-    resume = state = source = None
+        raise Refused(str(e)) from None
+    return {k: v for k, v in method.items() if k in batch.PROBLEM_KEYS + batch.LIMIT_KEYS + batch.CODE_KEYS}
+
+
+def _open(args, options, files: Files):
+    """Open the resume file (locked, read) and the positions (counted, when they are a file): (the resume's state or
+    None, the positions to solve or None when they come from standard input)."""
+    from . import batch
+
+    state = None
     try:
         if args.resume:
-            reading = args.resume
-            resume = open(args.resume, "a+", encoding="utf-8", errors="replace")  # a stray byte spoils one line
+            files.reading = args.resume
+            # errors="replace": a stray byte spoils one line, not the run
+            resume = files.resume = open(args.resume, "a+", encoding="utf-8", errors="replace")
             if not lock_file(resume):
-                resume.close()
-                return refuse(f"{args.resume} is being written by another run of slidelab batch; wait for it to end")
+                raise Refused(f"{args.resume} is being written by another run of slidelab batch; wait for it to end")
             resume.seek(0)
             state = batch.Resume(resume, batch.method_of(options))
             if resume.tell():
                 resume.seek(resume.tell() - 1)
                 if resume.read(1) != "\n":  # an interrupted run's last line, cut short: start a new one
                     resume.write("\n")
-        reading = "standard input" if args.file == "-" else args.file
+        files.reading = "standard input" if args.file == "-" else args.file
         done = state.done if state else set()
+        total = None  # standard input is read once, as it comes: no count ahead
         if args.file == "-":
-            source, total = sys.stdin, None  # read once, as it comes: no count ahead
+            files.source = sys.stdin
         else:
-            source = open(args.file, encoding="utf-8")
+            files.source = open(args.file, encoding="utf-8")
             # a first pass, in little memory: how many positions there are to solve, and any byte that is not UTF-8
-            total = sum(1 for p in batch.stream_positions(batch.lines_of(source))
+            total = sum(1 for p in batch.stream_positions(batch.lines_of(files.source))
                         if p.board is None or (p.name, p.board) not in done)
-            source.seek(0)
-    except UnicodeDecodeError:
-        close_files(resume, source)
-        return refuse(f"cannot read {reading}: it is not UTF-8 text")
+            files.source.seek(0)
     except OSError as e:
-        close_files(resume, source)
-        return refuse(f"cannot read {e.filename or reading}: {e.strerror or e}")
-    if resume is not None and state is not None and state.other is not None and not args.carry_on:
-        close_files(resume, source)
+        raise Refused(f"cannot read {e.filename or files.reading}: {e.strerror or e}") from None
+    if state is not None and state.other is not None and not args.carry_on:
         made_by = ", ".join(f"{k} {v}" for k, v in state.other.items()) or "the defaults"
-        return refuse(f"{args.resume} holds answers to other problems ({made_by}); resume with the same options, "
+        raise Refused(f"{args.resume} holds answers to other problems ({made_by}); resume with the same options, "
                       "or add --carry-on to solve these positions again beside them")
-    counts = {"skipped": 0, "retried": 0}
+    return state, total
 
-    def to_solve():
-        for p in batch.stream_positions(batch.lines_of(source)):
-            if p.board is not None and (p.name, p.board) in done:
-                counts["skipped"] += 1
-                continue
-            if state and (p.name, p.board) in state.retry:
-                counts["retried"] += 1
-            yield p
 
-    positions = to_solve()
-    try:
-        first = next(positions, None)
-    except UnicodeDecodeError:
-        close_files(resume, source)
-        return refuse(f"cannot read {reading}: it is not UTF-8 text")
-    if first is not None and first.board is not None:
-        failed = prepare_databases(dict(options, board=first.board))
-        if failed is not None:
-            close_files(resume, source)
-            return say_error(failed)
+def _to_solve(files: Files, state, counts: dict):
+    """The positions left to solve, counting those a resume skips and those it solves again."""
+    from . import batch
+
+    done = state.done if state else set()
+    for p in batch.stream_positions(batch.lines_of(files.source)):
+        if p.board is not None and (p.name, p.board) in done:
+            counts["skipped"] += 1
+            continue
+        if state and (p.name, p.board) in state.retry:
+            counts["retried"] += 1
+        yield p
+
+
+def _solve_all(args, options, positions, total, files: Files, counts: dict) -> int:
+    """Solve the positions, a record each as it comes (to stdout and the resume file), then the summary."""
+    from . import batch
+
     clock, totals, used = batch.Clock(), batch.Totals(), dict[str, object]()
     progress = BatchProgress(clock, total)
-    runner = batch.run(itertools.chain([first] if first else [], positions), options,
-                       batch.cpu_workers(args.workers), args.engine, args.scheduler, used)
+    runner = batch.run(positions, options, batch.cpu_workers(args.workers), args.engine, args.scheduler, used)
+    resume = files.resume
     try:
         progress.draw(0)
         for record in runner:
@@ -125,8 +165,8 @@ def run_batch(args) -> int:
         return EXIT_NO_SOLUTION
     except UnicodeDecodeError:  # standard input, read as it comes
         progress.clear()
-        print(f"slidelab: invalid: cannot read {reading} past its position {totals.records + counts['skipped']}: "
-              "it is not UTF-8 text", file=sys.stderr)
+        print(f"slidelab: invalid: cannot read {files.reading} past its position "
+              f"{totals.records + counts['skipped']}: it is not UTF-8 text", file=sys.stderr)
         return EXIT_INVALID
     except BrokenPipeError:  # the reader stopped early (`slidelab batch ... | head`): stop quietly
         quiet_stdout()
@@ -139,7 +179,7 @@ def run_batch(args) -> int:
     finally:
         runner.close()  # stops the workers still solving
         progress.clear()
-        close_files(resume, source)
+        files.close()
     try:
         print(json.dumps(total_line) if args.json else batch_summary(total_line["summary"]), flush=True)
     except BrokenPipeError:
