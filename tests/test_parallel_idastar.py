@@ -231,24 +231,44 @@ def test_one_per_core_counts_the_cores_this_process_may_use(monkeypatch):
     assert answer["length"] == 31 and len(answer["parallel"]["workers"]) == 3
 
 
-def _drive_as_the_page_does(request, workers=2):
-    """web/js/pool.js's loop, in CPython: start, every task of each round (its groups of subtrees, which cover its
-    subtrees in order), the round's answers back, until the answer. Returns (the solve answer, the events)."""
+def _drive_as_the_page_does(request, workers=2, lose=0, fail=False):
+    """web/js/pool.js, in CPython: the page's solver runs the scheduler ("engine": "page") and asks the page to start
+    tasks on its other workers and for what they reported; here the other worker searches one task per question
+    (api.subtree_steps, as a Web Worker would); the first `lose` tasks it is handed are lost once (their runtime
+    died), and with `fail` the first answers an error. Returns (the solve answer, its iteration events)."""
+    from collections import deque
+
     from slidelab.search.control import run
 
-    base = dict(request, pool=workers)
-    step = api.pool_start(base)
-    events = []
-    while step["ok"] and "answer" not in step:
-        events += step["events"]
-        tasks = step["round"]["groups"]
-        assert [i for task in tasks for i in task] == step["round"]["todo"]
-        searched = [run(api.subtree_steps(dict(base, subtree=task, bound=step["round"]["bound"]))) for task in tasks]
-        assert all(answer["ok"] for answer in searched), searched
-        step = api.pool_next(base, {"searched": searched, "workers": [{"expanded": 1}] * workers})
-    if not step["ok"]:
-        return step, events
-    return step["answer"], events + step["events"]
+    steps = api.solve_steps(dict(request, engine="page", workers=workers))
+    base, waiting, events, reply = None, deque(), [], None
+    while True:
+        try:
+            event = steps.send(reply)
+        except StopIteration as stop:
+            return stop.value, events
+        reply = None
+        if "ask" not in event:
+            if event["type"] == "iteration":
+                events.append(event)
+            continue
+        question = event["ask"]["pool"]
+        base = question.get("request", base)
+        assert base["pool"] == workers and "engine" not in base
+        waiting.extend(question["start"])
+        told = []
+        if waiting:
+            task = waiting.popleft()
+            if lose:
+                lose -= 1
+                told.append({"type": "lost", "task": task["id"], "how": "its runtime died", "died": True})
+            elif fail:
+                told.append({"type": "failed", "task": task["id"], "error": {"code": "missing_data",
+                                                                             "message": "no tables here"}})
+            else:
+                answer = run(api.subtree_steps(dict(base, subtree=task["subtrees"], bound=task["bound"])))
+                told.append({"type": "done", "task": task["id"], "worker": 1, "answer": answer})
+        reply = {"workers": list(range(1, workers)), "events": told}
 
 
 @pytest.mark.parametrize("request_", [
@@ -266,11 +286,12 @@ def test_the_pages_pool_protocol_gives_the_serial_answer(request_):
     (parallel, events), serial = _drive_as_the_page_does(request_), api.solve(request_)
     if not serial["ok"]:
         assert serial["error"]["code"] == "unsolvable"
-        assert parallel == serial
+        assert parallel["error"] == serial["error"]
         return
     assert parallel["ok"] and parallel["length"] == serial["length"] and parallel["optimal"]
     assert parallel.get("solution_count") == serial.get("solution_count")
-    if parallel.get("parallel", {}).get("subtrees"):  # searched in rounds (not met by the split or a token probe)
+    # searched in rounds (not met by the split; a token puzzle's probe, split too, reports no iterations)
+    if parallel.get("parallel", {}).get("subtrees") and (events or request_.get("puzzle") is None):
         iterations = parallel["stats"]["iterations"]
         assert [{"bound": e["bound"], "expanded": e["expanded"]} for e in events] == iterations
         # the serial search's bounds, but those whose contours lie inside the split
@@ -279,7 +300,7 @@ def test_the_pages_pool_protocol_gives_the_serial_answer(request_):
 
 
 def test_the_pages_pool_and_the_processes_run_the_same_iterations():
-    """One driver: the page's rounds and the command line's processes give the same events and node counts (every
+    """One scheduler: the page's pool and the command line's processes give the same events and node counts (every
     subtree is searched in full but in the last iteration, where the first solution stops the others)."""
     request = {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan"}
     page, events = _drive_as_the_page_does(request, workers=2)
@@ -290,6 +311,17 @@ def test_the_pages_pool_and_the_processes_run_the_same_iterations():
                                                                   for e in processes][:-1]
     assert page["length"] == answer["length"] == 31
     assert page["stats"]["iterations"][:-1] == answer["stats"]["iterations"][:-1]
+    assert [w["expanded"] > 0 for w in page["parallel"]["workers"]] == [True, True]
+
+
+def test_a_task_lost_in_the_page_is_searched_again_and_an_error_ends_the_search():
+    request = {"board": KORF_79, "goal": KORF_GOAL, "heuristic": "pdb"}
+    undisturbed, _ = _drive_as_the_page_does(request)
+    answer, _ = _drive_as_the_page_does(request, lose=2)
+    assert answer["length"] == 42 and answer["parallel"]["workers_replaced"] == 2
+    assert answer["stats"]["iterations"][:-1] == undisturbed["stats"]["iterations"][:-1]
+    failed, _ = _drive_as_the_page_does(request, fail=True)
+    assert failed["error"]["code"] == "missing_data" and failed["error"]["message"] == "no tables here"
 
 
 def test_a_token_split_probes_and_proves_as_a_solve_does():

@@ -1,5 +1,6 @@
-"""The api's pooled IDA*: one search split over a pool of runtimes (the page's workers, web/js/pool.js), started
-here, its subtrees searched anywhere, its rounds answered here."""
+"""The api's split searches: the split a worker builds from a request (`split_of`: the page's pool workers, a Dask
+cluster's), the subtrees it searches (`subtree_steps`), and a search driven a round at a time (`pool_start`,
+`pool_next`: a batch's split positions, batch_split.py)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,6 @@ from .search import ALGORITHMS
 from .search.control import Limits, run
 
 
-# Parallel IDA* across runtimes that share no memory (the page's pool of solver workers, web/js/pool.js; the
-# mechanism is search/pooled.py's): the page's own solver starts the search (pool_start: the split, after probing a
-# token puzzle as a solve does, since its goal may be unreachable) and is handed each round's answers (pool_next),
-# answering the next round or the solve answer; every worker searches the subtrees it is handed (subtree_steps).
 def split_of(request):
     """The PooledSearch of a pool request (a solve request with "pool": the number of workers it is split for),
     validated like a solve (without limits: the pool's workers impose none); one split per request, kept (the page's
@@ -123,25 +120,29 @@ def _round(step, request) -> dict:
 
 def _read_searched(search, results) -> list:
     """The Searched of a round's subtree answers (as subtree_steps gave them, through the page)."""
+    if not isinstance(results, dict) or not isinstance(results.get("searched"), list):
+        raise BadRequest("a parallel result has the round's searched subtrees")
+    return [searched_of(answer, len(search.frontier or ())) for answer in results["searched"]]
+
+
+def searched_of(answer, subtrees: int):
+    """The Searched of a subtree_steps answer from another runtime, of a search split into `subtrees`; checked."""
     from .search.contour import INF
     from .search.parallel_idastar import Searched
 
-    if not isinstance(results, dict) or not isinstance(results.get("searched"), list):
-        raise BadRequest("a parallel result has the round's searched subtrees")
-    size = len(search.frontier or ())
-    parts = []
-    for answer in results["searched"]:
+    try:
         given = answer["subtree"]
         indices = [whole(i) for i in (given if isinstance(given, list) else [given])]
         sizes = [whole(n) for n in answer["sizes"]]
         numbers = [whole(answer[k]) for k in ("expanded", "generated")] + ([] if answer["over"] is None
                                                                              else [whole(answer["over"])])
-        if not all(is_int(v) and v >= 0 for v in indices + sizes + numbers) or any(i >= size for i in indices):
+        if not all(is_int(v) and v >= 0 for v in indices + sizes + numbers) or any(i >= subtrees for i in indices):
             raise BadRequest("a parallel result names subtrees or counts that are not of this search")
         solutions = [[tuple(m) if isinstance(m, list) else m for m in moves] for moves in answer["solutions"]]
-        over = INF if answer["over"] is None else whole(answer["over"])
-        parts.append(Searched(dict(zip(indices, sizes, strict=False)), solutions, over, *numbers[:2]))
-    return parts
+    except (TypeError, KeyError, AttributeError) as e:
+        raise BadRequest(f"a parallel result that cannot be read ({type(e).__name__}: {e})") from None
+    over = INF if answer["over"] is None else whole(answer["over"])
+    return Searched(dict(zip(indices, sizes, strict=False)), solutions, over, *numbers[:2])
 
 
 def _pooled_answer(request, result) -> dict:

@@ -21,6 +21,7 @@ from .api_request import (
 from .errors import BadRequest, MissingData, SearchLimit, SlideLabError, TooLarge, Unavailable, Unsolvable
 from .heuristics import get_heuristic, heuristic_spec, pdb, user
 from .puzzles import move_record
+from .scheduler import MAX_SPLIT
 from .search import ALGORITHMS
 from .search.control import Limits, run
 
@@ -205,15 +206,17 @@ def worker_count(request, default: int) -> int:
     return value
 
 
-SOLVE_ENGINES = ("processes", "dask")  # what carries a search split over workers: forked processes, a Dask cluster
+# what carries a search split over workers: forked processes, a Dask cluster, the page's pool of Web Workers (which
+# only the page's own solver asks for)
+SOLVE_ENGINES = ("processes", "dask", "page")
 
 
 def _parallel(request, algorithm_name):
     """How a solve request's search is split over workers ("workers", "engine", "scheduler"): the search generator
     `parallel(puzzle, heuristic, limits, all_solutions)` that runs it (scheduler.py), or None for one process. Only
-    IDA* is split: on forked processes where they share memory (not in the browser: the page has its own pool), or on
-    a Dask cluster ("engine": "dask"; the one at "scheduler", which means dask, else a local one of "workers"
-    processes, one per core by default)."""
+    IDA* is split: on forked processes where they share memory, on the page's pool of Web Workers ("engine": "page",
+    from the page's own solver), or on a Dask cluster ("engine": "dask"; the one at "scheduler", which means dask, else
+    a local one of "workers" processes, one per core by default)."""
     address = option_of(request, "scheduler", str)
     engine = option_of(request, "engine", str, "processes" if address is None else "dask")
     if engine not in SOLVE_ENGINES:
@@ -228,6 +231,13 @@ def _parallel(request, algorithm_name):
         raise BadRequest(f"only IDA* is split over workers; {algorithm_name} runs on one (leave 'workers' out)")
     from . import carriers
 
+    if engine == "page":
+        from .api_pool import searched_of, split_of
+
+        keep = {k: v for k, v in request.items() if k not in ("workers", "engine", "max_nodes", "max_seconds")}
+        request_for_workers = dict(keep, pool=min(workers, MAX_SPLIT))
+        split_of(request_for_workers)  # checked here, as every worker will read it
+        return carriers.in_page(min(workers, MAX_SPLIT), request_for_workers, searched_of)
     if engine == "dask":
         if request.get("heuristic_code") is not None or callable(request.get("heuristic")):
             raise BadRequest("your own heuristic runs in a supervised process on this machine, never on a Dask "
@@ -290,8 +300,10 @@ def probe_reachable(puzzle, algorithm, heuristic, limits, options):
         return None, "not tried"
     probe = algorithm.start(puzzle, heuristic, Limits(PROBE_NODES, limits.max_seconds, limits.started), options)
     try:
-        while True:
-            next(probe)
+        reply = None
+        while True:  # its progress is not reported; a question to the page (the page's pool) is asked
+            step = probe.send(reply)
+            reply = (yield step) if "ask" in step else None
     except StopIteration as stop:
         return stop.value, None
     except SearchLimit:

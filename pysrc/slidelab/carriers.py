@@ -17,7 +17,8 @@ from __future__ import annotations
 import queue
 import uuid
 
-from .scheduler import MAX_SPLIT, Done, Failed, Lost, Progress, Task, parallel_idastar
+from .errors import error_of_answer
+from .scheduler import MAX_SPLIT, Ask, Done, Failed, Lost, Progress, Task, parallel_idastar
 from .search.parallel_idastar import search_subtrees
 from .workers import Died, ForkedPool, portable
 
@@ -46,6 +47,20 @@ def on_dask(address: str | None, workers: int, build_for):
             size = min(_threads(client), MAX_SPLIT)
             return (yield from parallel_idastar(puzzle, heuristic, limits, all_solutions, size,
                                                 lambda frontier: DaskCarrier(client, build_for(size, heuristic.name))))
+
+    return search
+
+
+def in_page(workers: int, request: dict, read):
+    """Parallel IDA* on the page's pool of `workers` Web Workers, this runtime (the page's solver) one of them: the
+    search generator (puzzle, heuristic, limits, all_solutions). The other workers split the search from `request` (a
+    pool request: api_pool.split_of; its heuristic the one this runtime uses, `auto` decided here) and answer as
+    api.subtree_steps does; `read(answer, subtrees)` makes such an answer a Searched."""
+
+    def search(puzzle, heuristic, limits, all_solutions):
+        return parallel_idastar(puzzle, heuristic, limits, all_solutions, workers,
+                                lambda frontier: PageCarrier(puzzle, heuristic, frontier, all_solutions,
+                                                             dict(request, heuristic=heuristic.name), read))
 
     return search
 
@@ -211,3 +226,94 @@ def _search_on_dask(build, task: Task, topic: str):
                     return worker.address, None
     except StopIteration as stop_iteration:
         return worker.address, stop_iteration.value
+
+
+class PageCarrier:
+    """The page's pool of Web Workers (web/js/pool.js), seen from the page's own solver, which runs the scheduler and
+    searches a task of its own a step (a tenth of a second) at a time. Between two steps, or while it has none, it
+    asks the page ({"ask": {"pool": {"start": [tasks], "wait_ms", "request"?}}}) to start the tasks it was given on
+    its other workers and for what they reported: {"workers": [the names of the workers ready], "events": [{"type":
+    "progress" | "done" | "lost" | "failed", "task", "worker"?, ...}]}. The page keeps AHEAD tasks per worker, so that
+    a worker that ends one starts the next at once, in order. A worker whose runtime died is `lost` with "died" (the
+    page starts it again, gives it its tables, and names it ready once it is: the task counts as tried); a task whose
+    worker was taken away by a smaller pool, or that no worker is left to take, is `lost` untried. This runtime is
+    worker 0."""
+
+    AHEAD = 2  # tasks at the page per worker: the one it searches and the next
+
+    def __init__(self, puzzle, heuristic, frontier, all_solutions, request, read):
+        self.search = (puzzle, heuristic, frontier, all_solutions)
+        self.request, self.read = request, read
+        self.local = None  # (task, its search steps): the task this runtime searches
+        self.outbox: list = []  # tasks for the page, sent with the next question
+        self.away: set = set()  # ids of the tasks at the page
+        self.ready: list | None = None  # the page's other workers ready, as it last said (None: not asked yet)
+        self.names = [0]
+        self.replaced = 0
+
+    def idle(self) -> int:
+        at_page = self.AHEAD * len(self.ready or ()) - len(self.away) - len(self.outbox)
+        return (self.local is None) + max(at_page, 0)
+
+    def start(self, task: Task) -> None:
+        if self.local is None:
+            puzzle, heuristic, frontier, all_solutions = self.search
+            self.local = task, search_subtrees(puzzle, heuristic, frontier, task.subtrees, task.bound, all_solutions)
+        else:
+            self.outbox.append(task)
+
+    def poll(self, timeout: float) -> Ask:
+        events = [] if self.local is None or self.ready is None else self._step()
+        question: dict = {"start": [{"id": t.id, "subtrees": list(t.subtrees), "bound": t.bound} for t in self.outbox],
+                          "wait_ms": 0 if self.local is not None or events or self.ready is None
+                          else round(timeout * 1000)}
+        if self.ready is None:
+            question["request"] = self.request
+        self.away.update(t.id for t in self.outbox)
+        self.outbox = []
+        return Ask({"ask": {"pool": question}}, lambda reply: events + self._heard(reply))
+
+    def _step(self) -> list:
+        """Search this runtime's task on, to its next progress report or its end."""
+        task, steps = self.local
+        try:
+            event = next(steps)
+        except StopIteration as stop:
+            self.local = None
+            return [Done(task.id, 0, stop.value)]
+        except Exception as e:  # the search's own: raised by the scheduler
+            self.local = None
+            return [Failed(task.id, e)]
+        return [Progress(task.id, 0, event["expanded"], event["generated"])] if event["type"] == "progress" else []
+
+    def _heard(self, reply) -> list:
+        reply = reply if isinstance(reply, dict) else {}
+        self.ready = list(reply.get("workers", []))
+        self.names += [w for w in self.ready if w not in self.names]
+        events: list = []
+        for e in reply.get("events", []):
+            task, worker = e["task"], e.get("worker")
+            if worker is not None and worker not in self.names:
+                self.names.append(worker)
+            if e["type"] == "progress":
+                events.append(Progress(task, worker, e["expanded"], e["generated"]))
+                continue
+            self.away.discard(task)
+            if e["type"] == "done":
+                events.append(Done(task, worker, self.read(e["answer"], len(self.search[2]))))
+            elif e["type"] == "lost":
+                died = bool(e.get("died"))
+                self.replaced += died
+                events.append(Lost(task, str(e.get("how", "the worker stopped")), died))
+            else:
+                events.append(Failed(task, error_of_answer(e.get("error"))))
+        return events
+
+    def workers(self) -> list:
+        return list(self.names)
+
+    def extra(self) -> dict:
+        return {"workers_replaced": self.replaced}
+
+    def close(self) -> None:
+        """Nothing to stop here: the page stops its workers' tasks when the answer comes."""

@@ -119,7 +119,7 @@ def _search_commands(sub) -> None:
                        "thousand)")
     solve.add_argument("--max-seconds", type=float, help="give up after this many seconds")
     solve.add_argument("--workers", type=int, help="split IDA* over this many processes (default 1; 0: one per core)")
-    solve.add_argument("--engine", choices=api.SOLVE_ENGINES,
+    solve.add_argument("--engine", choices=api.SOLVE_ENGINES[:2],
                        help="what carries a split IDA*: forked processes (default) or a Dask cluster (the scale "
                        "extra), local with --workers workers (default one per core) unless --scheduler names one")
     solve.add_argument("--scheduler", metavar="ADDRESS", help="split IDA* over the workers of this Dask cluster "

@@ -92,11 +92,26 @@ class Cancelled(SlideLabError):
 INTERNAL_EXIT_STATUS = 3  # the api's "internal" code: a bug in Slide Lab
 
 
+KINDS = (BadRequest, UserCodeError, MissingData, Unavailable, Unsolvable, TooLarge, SearchLimit, Cancelled)
+
+
 def exit_status(code: str) -> int:
     """The CLI's exit status for an api error code."""
     if code == "internal":
         return INTERNAL_EXIT_STATUS
-    for kind in (BadRequest, UserCodeError, MissingData, Unavailable, Unsolvable, TooLarge, SearchLimit, Cancelled):
+    for kind in KINDS:
         if kind.code == code:
             return kind.exit_status
     return SlideLabError.exit_status
+
+
+def error_of_answer(error) -> Exception:
+    """The exception an error answer ({"code", "message", "reason"?, "details"?}) from another runtime stands for:
+    raised here, it is answered as that runtime answered it ("internal": a RuntimeError, a bug's answer)."""
+    error = error if isinstance(error, dict) else {}
+    message = str(error.get("message", "another worker failed"))[:2000]
+    kind = next((k for k in KINDS if k.code == error.get("code")), None)
+    if kind is None:
+        return RuntimeError(message)
+    details = error.get("details") if isinstance(error.get("details"), dict) else {}
+    return kind(message, reason=error.get("reason"), **{str(k): v for k, v in details.items()})

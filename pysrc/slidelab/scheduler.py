@@ -11,16 +11,17 @@ search ends with an error. An exception in a task is the search's own and is rai
 workers have reported, each worker's share) and the node and time limits are checked by the one Meter.
 
 A carrier (the Carrier protocol) only carries: it starts a task on an idle worker and reports what happens to it,
-as events. Carriers: forked processes on this machine (`ForkedCarrier`, carriers.py: `--workers N`) and the workers
-of a Dask cluster (`DaskCarrier`: `--engine dask`). The page's pool of Web Workers (web/js/pool.js) is driven a round
-at a time through api.pool_start and api.pool_next, by the same `iterations`.
+as events. Carriers (carriers.py): forked processes on this machine (`ForkedCarrier`: `--workers N`), the workers
+of a Dask cluster (`DaskCarrier`: `--engine dask`) and the page's pool of Web Workers (`PageCarrier`, whose
+questions to the page are yielded to the page's worker as Ask steps).
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from itertools import count
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from .search.contour import INF
 from .search.control import Meter, SearchResult
@@ -57,10 +58,13 @@ class Done(NamedTuple):
 
 
 class Lost(NamedTuple):
-    """A task whose worker was lost (`how`: "killed by SIGKILL", "the Dask worker left"); its nodes are lost too."""
+    """A task whose worker was lost (`how`: "killed by SIGKILL", "the Dask worker left"); its nodes are lost too. A
+    task given back untried (its worker was taken away, or none was left to take it) is not `tried`: it does not
+    count towards MAX_TRIES."""
 
     task: int
     how: str
+    tried: bool = True
 
 
 class Failed(NamedTuple):
@@ -68,6 +72,14 @@ class Failed(NamedTuple):
 
     task: int
     error: Exception
+
+
+class Ask(NamedTuple):
+    """A carrier's question to the runtime that drives the search (the page, for its pool): `step` is yielded to the
+    driver, whose reply (sent back into the search generator) `read` turns into the events."""
+
+    step: dict
+    read: Callable[[Any], list]
 
 
 class Carrier(Protocol):
@@ -79,8 +91,9 @@ class Carrier(Protocol):
     def start(self, task: Task) -> None:
         """Start `task` on an idle worker."""
 
-    def poll(self, timeout: float) -> list:
-        """The events (Progress, Done, Lost, Failed) that came within `timeout` seconds: none when nothing did."""
+    def poll(self, timeout: float) -> list | Ask:
+        """The events (Progress, Done, Lost, Failed) that came within `timeout` seconds (none when nothing did), or
+        the Ask that gets them."""
 
     def workers(self) -> list:
         """Its workers' names, as its events give them (those it had at any time)."""
@@ -163,7 +176,10 @@ class Scheduler:
                 task = Task(next(self._ids), queue.popleft(), round_.bound)
                 running[task.id] = task
                 self.carrier.start(task)
-            for event in self.carrier.poll(POLL_S):
+            events = self.carrier.poll(POLL_S)
+            if isinstance(events, Ask):
+                events = events.read((yield events.step))
+            for event in events:
                 task = running.get(event.task)
                 if task is None:  # a task of a round that has ended
                     continue
@@ -177,7 +193,7 @@ class Scheduler:
                     searched.append(event.searched)
                     found = found or bool(event.searched.solutions) and not self.all_solutions
                 elif isinstance(event, Lost):
-                    if not self.tries.again(task.subtrees):
+                    if event.tried and not self.tries.again(task.subtrees):
                         raise RuntimeError(f"a worker died each of the {MAX_TRIES} times it searched subtrees "
                                            f"{list(task.subtrees)} (last: {event.how}); the search is given up")
                     queue.appendleft(task.subtrees)

@@ -10,7 +10,9 @@
 //   const space = await solver.explore({shape: '3x3'}, progress => {});    // every position, by distance
 //   const trace = await solver.trace({board, algorithm, heuristic, max_steps}); // a search, step by step (the worker
 //                                          sends it as JSON text, parsed here: far cheaper than a converted object)
-//   poolStart, subtree (long requests) and poolNext: parallel IDA* over a pool of solvers (pool.js, api.pool_start)
+//   solver.solve(request, progress => {}, { onAsk: question => {} });   // a search split over the page's pool asks
+//                                          it questions (pool.js): solver.reply(answer) answers each one
+//   subtree (a long request): a pool worker searches subtrees of the page's split search (api.subtree_steps)
 //   const report = await solver.checkHeuristic({board, heuristic: 'yours'}, progress => {}); // your heuristic, checked
 //
 // One long request (solve, explore or trace) runs at a time; check and describe may run beside it. Cancel is cooperative
@@ -128,9 +130,11 @@ export class Solver {
     this.onStatus(status, detail);
   }
 
-  /** Solve a request ({board, goal?, puzzle?, algorithm?, heuristic?, ...}); progress dicts go to onProgress. */
-  solve(request, onProgress = () => {}, { background = false } = {}) {
-    return this.#long('solve', request, onProgress, background);
+  /** Solve a request ({board, goal?, puzzle?, algorithm?, heuristic?, ...}); progress dicts go to onProgress, and a
+   * question the search asks the page (the pool's, pool.js) to onAsk(question), whose answer goes back with reply(). */
+  solve(request, onProgress = () => {}, { background = false, onAsk = null } = {}) {
+    const routed = onAsk ? event => (event?.ask ? onAsk(event.ask) : onProgress(event)) : onProgress;
+    return this.#long('solve', request, routed, background);
   }
 
   // One long request at a time: another one is answered 'busy' at once, unless the running one is a background
@@ -163,23 +167,12 @@ export class Solver {
     return this.#long('trace', request, onProgress).then(answer => (typeof answer === 'string' ? JSON.parse(answer) : answer));
   }
 
-  /** Start an IDA* search split over a pool of workers (api.pool_start): {ok, subtrees, events, round}, or {ok,
-   * events, answer}; a long request (a token puzzle's goal may take seconds to prove reachable), cancelled by
-   * cancel(). */
-  poolStart(request, onProgress = () => {}) {
-    return this.#long('pool_start', request, onProgress);
-  }
-
   /** Search subtrees of a pooled search with a bound (api.subtree_steps): the long request, cancelled by cancel(). */
   subtree(request, onProgress = () => {}) {
     return this.#long('subtree', request, onProgress);
   }
 
-  /** A round's answers to the pooled search this solver started (api.pool_next): {ok, events, round} or {ok, events,
-   * answer}, the answer's path checked by replaying it. */
-  poolNext(request, results) {
-    return this.#call('pool_next', request, undefined, { more: [results] });
-  }
+
 
   check(request) {
     return this.#call('check', request);

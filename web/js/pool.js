@@ -1,10 +1,8 @@
 // A pool of solver workers: one IDA* search split over several Python runtimes, one per core, as the command line's
-// `--workers` splits it over processes, driven by the same Python generator (search/parallel_idastar.py's
-// iterations, run in the page's own solver: api.pool_start, api.pool_next). Each round the driver names the subtrees
-// that fit the bound, in frontier order and grouped into tasks (small neighbours travel together); this hands the
-// tasks to the workers from one queue (every worker splits the search the same way), the first solution found stops
-// the others (it is a shortest one), and the round's answers go back to the driver, which answers the next round, its iteration's event, or the
-// answer, checked by replaying it.
+// `--workers` splits it over processes, on the same scheduler (the engine's scheduler.py): the page's own solver runs
+// the search ("engine": "page") and its scheduler, which decides what each worker searches, retries what a worker
+// lost, stops at the first solution and counts every node; the solver searches tasks itself and, between two steps,
+// asks this pool (PoolTasks below) to start tasks on the other workers and what they reported.
 //
 //   const pool = new SolverPool(solver, tables, { onChange });   // solver: the page's Solver; tables: its TableLoader
 //   pool.size = 2;                      // workers in all, the page's solver included (1: no pool)
@@ -13,16 +11,15 @@
 //
 // Each extra worker is a whole Pyodide (a few seconds to start, and its own copy of the tables), so the pool starts
 // lazily: when its size is chosen, or the first time a search runs past a second (that search goes on as it is).
-// A worker whose subtree fails (its runtime died: the bridge restarts it) puts the subtree back in the queue, and
-// once restarted gets its tables again and comes back. The size may change during a search: a worker taken away
-// hands its subtrees back to the queue, and one added (or started late) joins at the start of an iteration once it
-// holds the tables. Browsers share no memory between workers without cross-origin isolation, which a static host
-// may not offer, so tables are copied into each worker rather than kept in one SharedArrayBuffer.
+// A worker whose runtime dies (the bridge restarts it) loses its task, which the scheduler hands out again, and once
+// restarted it gets its tables again and comes back. The size may change during a search: a worker taken away loses
+// its task too, and one added (or started late) joins once it holds the tables. Browsers share no memory between
+// workers without cross-origin isolation, which a static host may not offer, so tables are copied into each worker
+// rather than kept in one SharedArrayBuffer.
 //
 // SolverPool.latest (the pool last made) and pool.workers are there for the browser tests.
 
-import { Solver, failure } from './bridge.js';
-import { t } from './i18n.js';
+import { Solver } from './bridge.js';
 
 const START_AFTER_MS = 1000;
 export const MAX_WORKERS = 16;
@@ -36,7 +33,7 @@ export class SolverPool {
   #extra = [];         // the workers beyond the page's own solver
   #size;
   #starting = false;   // a start in turn is under way (#startInTurn)
-  #running = null;     // {cancelled, members: [{worker, expanded, live, out}], joining, prepared}: the search
+  #running = null;     // the PoolTasks of the search running on the pool
   last = null;         // the last parallel search's "parallel" statistics: {workers: [{expanded}], subtrees, ...}
 
   constructor(solver, tables, { onChange = () => {}, base = document.baseURI } = {}) {
@@ -111,10 +108,6 @@ export class SolverPool {
     }
   }
 
-  #inPool(worker) {
-    return worker === this.solver || this.#extra.includes(worker);
-  }
-
   /** Solve like solver.solve: IDA* on the pool when two or more workers are ready, anything else on the solver (a
    * search with max_nodes or max_seconds too: the pool imposes no limits; and one with your heuristic, whose code
    * runs in one worker only). */
@@ -129,14 +122,16 @@ export class SolverPool {
         clearTimeout(timer);
       }
     }
-    const running = { cancelled: false, members: [{ worker: this.solver, expanded: 0, live: 0, out: false }],
-      joining: new Map(), prepared: [] };
+    const running = new PoolTasks(this, request);
     this.#running = running;
     try {
-      const answer = await this.#parallel(request, running, onProgress);
+      const answer = await this.solver.solve({ ...request, engine: 'page', workers: this.#size }, onProgress, {
+        onAsk: question => running.answer(question.pool).then(reply => this.solver.reply(reply)),
+      });
       if (answer.ok && answer.parallel) this.last = answer.parallel;
       return answer;
     } finally {
+      running.stop();
       this.#running = null;
       this.onChange();
     }
@@ -146,111 +141,127 @@ export class SolverPool {
   async cancel() {
     const running = this.#running;
     if (!running) return this.solver.cancel();
-    running.cancelled = true;
-    await Promise.all(running.members.map(m => m.worker.cancel()));
+    await Promise.all([this.solver.cancel(), running.stop()]);
   }
 
-  /** Install the tables into every ready extra worker not yet in the search, all at once; each that got them is
-   * added to the search at the start of the next iteration (resolves when these installs are done). */
-  #enlist(running, request) {
-    for (const worker of this.#extra) {
-      if (worker.status !== 'ready' || running.joining.has(worker)) continue;
-      running.joining.set(worker, this.tables.installInto(worker, request).then(tables => {
-        if (tables.ok) running.prepared.push(worker);
+  /** The extra workers ready now. */
+  get extra() {
+    return this.#extra;
+  }
+
+  /** Whether `worker` is (still) one of the pool's. */
+  has(worker) {
+    return worker === this.solver || this.#extra.includes(worker);
+  }
+}
+
+// The page's side of a search split over the pool. The page's solver runs the search and its scheduler (the engine's
+// scheduler.py, with carriers.PageCarrier), searches tasks of its own, and between two steps asks this to start tasks
+// on the other workers and for what they reported: {start: [{id, subtrees, bound}], wait_ms, request?} -> {workers:
+// [the names of the workers ready], events: [{type: progress | done | lost | failed, task, worker?, ...}]}. This
+// only carries: the tasks go out in the order they came, each to the next idle worker; an answer, a worker's runtime
+// that died (lost, and started again: it gets its tables and is ready again) or a worker taken away by a smaller pool
+// (lost) is reported; what to search again, when to stop and what to count is the scheduler's. Workers are named by
+// the order they joined (the page's solver is 0).
+class PoolTasks {
+  #queue = [];
+  #events = [];
+  #wake = null;
+  #stopped = false;
+
+  constructor(pool, request) {
+    this.pool = pool;
+    this.request = request;
+    this.members = [{ worker: pool.solver, name: 0, task: null, out: false }];
+    this.joining = new Map();  // worker -> its tables' install
+    this.base = null;          // the request the workers split the search from (the first question's)
+  }
+
+  /** The answer to one question of the page's solver. */
+  async answer({ request = null, start = [], wait_ms: wait = 0 }) {
+    if (request) {
+      this.base = request;
+      await this.#enlist();  // the workers ready now get the tables before the first tasks
+    } else {
+      this.#enlist();
+    }
+    this.#queue.push(...start);
+    this.#feed();
+    if (!this.#events.length && wait > 0 && !this.#stopped) {
+      await new Promise(resolve => {
+        this.#wake = resolve;
+        setTimeout(resolve, wait);
+      });
+    }
+    this.#wake = null;
+    return { workers: this.#ready().map(m => m.name), events: this.#events.splice(0) };
+  }
+
+  /** Stop every task still running (the search has its answer, or was cancelled). */
+  stop() {
+    this.#stopped = true;
+    this.#wake?.();
+    return Promise.all(this.members.slice(1).filter(m => m.task).map(m => m.worker.cancel()));
+  }
+
+  #ready() {
+    return this.members.slice(1).filter(m => !m.out && this.pool.has(m.worker) && m.worker.status === 'ready');
+  }
+
+  // Install the tables into every ready extra worker not yet in the search; each that got them joins (resolves when
+  // these installs are done).
+  #enlist() {
+    for (const worker of this.pool.extra) {
+      if (worker.status !== 'ready' || this.joining.has(worker)) continue;
+      this.joining.set(worker, this.pool.tables.installInto(worker, this.request).then(tables => {
+        if (!tables.ok) return;
+        const member = this.members.find(m => m.worker === worker);  // one that died and has started again
+        if (member) member.out = false;
+        else this.members.push({ worker, name: this.members.length, task: null, out: false });
+        this.#feed();
       }));
     }
-    return Promise.all(running.joining.values());
+    return Promise.all(this.joining.values());
   }
 
-  // The search's rounds come from the page's solver (api.pool_start, api.pool_next: the driver the command line's
-  // processes run too); this hands each round's subtrees out and carries their answers back.
-  async #parallel(request, running, onProgress) {
-    const started = performance.now();
-    const enlisted = this.#enlist(running, request);  // while the page's solver splits
-    const base = { ...request, pool: this.#size };
-    let step = await this.solver.poolStart(base, onProgress);  // a token puzzle's goal is proved reachable first
-    if (step.ok && !step.answer) await enlisted;
-    const { members } = running;
-    let counted = 0;  // nodes of the subtrees searched so far (the progress line's)
-    let replaced = 0;
-    for (;;) {
-      if (running.cancelled) return failure('cancelled', t('error.search-cancelled'));
-      if (!step.ok) return step;
-      for (const event of step.events) onProgress(event);  // each iteration's bound and nodes, as they end
-      if (step.answer) return step.answer;
-      const { bound, groups } = step.round;
-      const report = () => {
-        const elapsed = (performance.now() - started) / 1000;
-        const expanded = counted + members.reduce((sum, m) => sum + m.live, 0);
-        onProgress({
-          type: 'progress', expanded, stored: bound + 1, bound,
-          elapsed_s: elapsed, nodes_per_s: Math.round(expanded / Math.max(elapsed, 1e-9)),
-          workers: members.map(m => m.expanded + m.live),
-        });
-        this.onChange();
-      };
-      this.#enlist(running, request);  // workers that became ready since (the size was raised) join when they can
-      for (const worker of running.prepared.splice(0)) {
-        if (!this.#inPool(worker) || worker.status !== 'ready') continue;
-        const member = members.find(m => m.worker === worker);  // one that died and has restarted
-        if (member) member.out = false;
-        else members.push({ worker, expanded: 0, live: 0, out: false });
-      }
-      const queue = [...groups];
-      const active = m => !m.out && this.#inPool(m.worker);  // out: died, not back yet
-      const searched = [];
-      let found = false;
-      const redone = new Set();  // subtrees given back by a worker that died: a second death is a failure
-      let failed = null;
-      const done = () => running.cancelled || failed || (found && !request.all_solutions);
-      const work = async member => {
-        const { worker } = member;
-        while (queue.length && !done() && active(member)) {
-          const group = queue.shift();
-          const answer = await worker.subtree({ ...base, subtree: group, bound }, event => {
-            if (event.type === 'progress') {
-              member.live = event.expanded;
-              report();
-            }
-          });
-          member.live = 0;
-          if (answer.ok) {
-            searched.push(answer);
-            counted += answer.expanded;
-            member.expanded += answer.expanded;
-            if (answer.solutions.length) {
-              found = true;
-              if (!request.all_solutions) members.filter(m => m !== member).forEach(m => m.worker.cancel());
-            }
-          } else if (answer.error.code === 'cancelled' && done()) {
-            return;  // stopped because another worker found the goal, or the user cancelled
-          } else if (!this.#inPool(worker)) {
-            queue.unshift(group);  // taken away by a smaller size: the others search its subtrees
-            return;
-          } else if (answer.error.code === 'internal' && worker !== this.solver && !running.cancelled
-                     && !group.some(i => redone.has(i))) {
-            // its runtime died and restarts (a few seconds): the others search its subtrees, and it gets the
-            // tables again and comes back at the start of an iteration once it is ready
-            queue.unshift(group);
-            group.forEach(i => redone.add(i));
-            replaced += 1;
-            member.out = true;
-            running.joining.delete(worker);
-            return;
-          } else {
-            failed = answer;
-          }
-        }
-      };
-      do {  // again if a worker taken away gave subtrees back after the others had finished
-        await Promise.all(members.filter(active).map(work));
-      } while (queue.length && !done());
-      if (running.cancelled) return failure('cancelled', t('error.search-cancelled'));
-      if (failed) return failed;
-      step = await this.solver.poolNext(base, {
-        searched, workers: members.map(m => ({ expanded: m.expanded })), workers_replaced: replaced,
-      });
-      report();
+  #tell(event) {
+    this.#events.push(event);
+    this.#wake?.();
+  }
+
+  #feed() {
+    const ready = this.#ready();
+    for (const member of ready) {
+      if (!member.task && this.#queue.length && !this.#stopped) this.#run(member, this.#queue.shift());
     }
+    if (!ready.length) {  // no worker left to take them: the page's solver will
+      for (const task of this.#queue.splice(0)) this.#tell({ type: 'lost', task: task.id, how: 'no worker left' });
+    }
+  }
+
+  async #run(member, task) {
+    const { worker, name } = member;
+    member.task = task;
+    const answer = await worker.subtree({ ...this.base, subtree: task.subtrees, bound: task.bound }, event => {
+      if (event.type !== 'progress' || this.#stopped) return;
+      this.#tell({ type: 'progress', task: task.id, worker: name, expanded: event.expanded,
+        generated: event.generated });
+      this.pool.onChange();
+    });
+    member.task = null;
+    if (this.#stopped) return;
+    if (answer.ok) {
+      this.#tell({ type: 'done', task: task.id, worker: name, answer });
+    } else if (!this.pool.has(worker)) {
+      this.#tell({ type: 'lost', task: task.id, how: 'the worker was taken away' });
+    } else if (answer.error.code === 'internal') {
+      // its runtime died and starts again (a few seconds): it gets the tables again and comes back once ready
+      this.#tell({ type: 'lost', task: task.id, how: 'its runtime died', died: true });
+      member.out = true;
+      this.joining.delete(worker);
+    } else {
+      this.#tell({ type: 'failed', task: task.id, error: answer.error });
+    }
+    this.#feed();
   }
 }

@@ -94,22 +94,13 @@ async def trace(request):
     return json.dumps(await _drive(api.trace_steps(_py(request))), separators=(",", ":"))
 
 
-async def pool_start(request):
-    # parallel IDA* over the page's pool of workers (web/js/pool.js): the start (long: a token puzzle's goal is
-    # proved reachable first), each group of subtrees, each round's answers
-    return _js(await _drive(api.pool_start_steps(_py(request))))
-
-
+# a pool worker of the page's split search (web/js/pool.js): the subtrees the page's solver hands it
 async def subtree(request):
     return _js(await _drive(api.subtree_steps(_py(request))))
 
 
 async def check_heuristic(request):
     return _js(await _drive(api.check_heuristic_steps(_py(request))))
-
-
-def pool_next(request, results):
-    return _js(api.pool_next(_py(request), _py(results)))
 
 
 def check(request):
@@ -164,7 +155,7 @@ def _ask_page(message):
 
 
 def reply(answer):
-    """The page's answer to the grading worker's question."""
+    """The page's answer to this worker's question (the grading worker's, or the pool's scheduler's)."""
     settle = _reply.pop("settle", None)
     if settle is not None:
         settle(answer.to_py() if hasattr(answer, "to_py") else answer)
@@ -183,5 +174,5 @@ def cancel():
 
 
 __export__ = ["solve", "explore", "trace", "check", "describe", "pattern_databases", "install_pattern_database",
-              "cancel", "pool_start", "subtree", "pool_next", "check_heuristic", "exercise", "evaluator_start",
+              "cancel", "subtree", "check_heuristic", "exercise", "evaluator_start",
               "evaluate", "grade", "reply"]

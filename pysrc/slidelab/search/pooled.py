@@ -1,11 +1,10 @@
-"""Parallel IDA* across runtimes that share no memory: the page's pool of solver workers (web/js/pool.js).
+"""A split search kept by the runtimes that share no memory with the one that split it: the page's pool workers and a
+Dask cluster's, which build it from the request (api_pool.split_of), and the driver of a batch's split positions.
 
 Every runtime splits the search the same way (parallel_idastar.split is deterministic and quick) and keeps the splits
-of the requests it saw last (KEPT of them), since a pool worker searches many subtrees of one split, and a batch's
-driver runs several searches at once (batch_split.py). The page's own solver also drives
-the search: it runs `iterations`, the generator that drives the command line's processes, one round at a time
-between two of the page's requests (api.pool_start, api.pool_next), while pool.js only carries each round's subtrees
-to the workers and their answers back. So both ways of searching in parallel have the same rounds, events and counts.
+of the requests it saw last (KEPT of them), since a worker searches many subtrees of one split, and a batch's driver
+runs several searches at once (batch_split.py). A batch's driver also runs `iterations` here one round at a time,
+between two calls (api.pool_start, api.pool_next).
 """
 
 from __future__ import annotations
