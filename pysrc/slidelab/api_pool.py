@@ -63,7 +63,8 @@ def _pool_start(request):
         from .search.control import SearchResult, Stats
 
         moves = search.goals[0] if search.goals else []
-        result = SearchResult(moves, True, Stats(*search.split_nodes, len(moves) + 1),
+        expanded, generated = search.split_nodes
+        result = SearchResult(moves, True, Stats(expanded, generated, len(moves) + 1),
                               (search.goals or [[]]) if search.all_solutions else None)
         result.extra = {"parallel": {"workers": [], "subtrees": 0, "workers_replaced": 0}}
         return {"ok": True, "events": [], "answer": _pooled_answer(request, result)}

@@ -274,7 +274,7 @@ def _solve(solve, request, inbox):
     """A whole position: ("done", its solve answer), or, in the tail, ("handed over", what the search did, the bound
     to go on from): after an iteration of SPLIT_FROM nodes, the next bound; or, when the iteration at hand is large
     and less than half done, its own bound (its nodes so far lost, and counted)."""
-    whole = {"expanded": 0, "generated": 0, "elapsed_s": 0.0, "iterations": []}
+    whole: dict = {"expanded": 0, "generated": 0, "elapsed_s": 0.0, "iterations": []}
 
     def watch(event) -> None:
         inbox.report(event)

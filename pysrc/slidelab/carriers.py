@@ -128,7 +128,7 @@ def _search_forked(conn, puzzle, heuristic, frontier, all_solutions):
                     if event["type"] == "progress":
                         conn.send(("progress", event["expanded"], event["generated"]))
             except StopIteration as stop:
-                message = ("done", stop.value)
+                message: tuple = ("done", stop.value)
         except Exception as e:  # told, not died of: a death would have its subtree searched again, in vain
             message = ("error", indices, portable(e))
         try:
@@ -263,7 +263,7 @@ class PageCarrier:
             self.outbox.append(task)
 
     def poll(self, timeout: float) -> Ask:
-        events = [] if self.local is None or self.ready is None else self._step()
+        events = [] if self.local is None or self.ready is None else self._step(*self.local)
         question: dict = {"start": [{"id": t.id, "subtrees": list(t.subtrees), "bound": t.bound} for t in self.outbox],
                           "wait_ms": 0 if self.local is not None or events or self.ready is None
                           else round(timeout * 1000)}
@@ -273,9 +273,8 @@ class PageCarrier:
         self.outbox = []
         return Ask({"ask": {"pool": question}}, lambda reply: events + self._heard(reply))
 
-    def _step(self) -> list:
+    def _step(self, task: Task, steps) -> list:
         """Search this runtime's task on, to its next progress report or its end."""
-        task, steps = self.local
         try:
             event = next(steps)
         except StopIteration as stop:

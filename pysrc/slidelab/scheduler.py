@@ -173,9 +173,9 @@ class Scheduler:
         found = False
         while running or queue and not found:
             while queue and not found and self.carrier.idle():
-                task = Task(next(self._ids), queue.popleft(), round_.bound)
-                running[task.id] = task
-                self.carrier.start(task)
+                started = Task(next(self._ids), queue.popleft(), round_.bound)
+                running[started.id] = started
+                self.carrier.start(started)
             events = self.carrier.poll(POLL_S)
             if isinstance(events, Ask):
                 events = events.read((yield events.step))

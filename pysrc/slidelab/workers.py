@@ -53,9 +53,8 @@ def how_it_ended(process) -> str:
 
 
 class TaskQueue(Protocol):
-    """What `feed` takes its tasks from: a deque, or anything that hands tasks out the same way."""
-
-    def __bool__(self) -> bool: ...
+    """What `feed` takes its tasks from: a deque, or anything that hands tasks out the same way (and is true while it
+    has one to hand out)."""
 
     def popleft(self) -> Any: ...
 

@@ -117,7 +117,7 @@ def _serve(conn, np, index, tasks, heuristic, values):
             return
         try:
             _evaluate_task(np, index, tasks, heuristic, values, task)
-            message = ("done",)
+            message: tuple = ("done",)
         except Exception as e:
             message = ("error", portable(e))
         try:

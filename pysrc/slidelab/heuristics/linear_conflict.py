@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from functools import cache
+from typing import Any
 
 from .sliding import manhattan
 
@@ -116,7 +117,7 @@ class LinearConflictTracker:
         self.md = sum(self.md_table[t][p] for p, t in enumerate(state))
         self.total = sum(self.conf)
         self.h = self.md + 2 * self.total
-        self._pending = None
+        self._pending: Any = None  # the last move looked at, until it is made
 
     def probe(self, t, frm, to):
         lines, conf, tables = self.lines, self.conf, self.tables

@@ -161,7 +161,7 @@ def _matching(neighbours, bits, labels, goal):
     size = len(neighbours)
     full = (1 << size) - 1
     kind_masks = _chunk_sum(_chunk_tables(size, bits, len(labels), lambda p, k: 1 << ((k - 1) * size + p)))
-    kinds = []
+    kinds: list = []
     for k in range(1, len(targets)):
         cost_rows = [[dist[p][g] for g in targets[k]] for p in range(size)]
         kinds.append(((k - 1) * size, {}, cost_rows))

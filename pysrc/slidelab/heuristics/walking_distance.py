@@ -17,6 +17,7 @@ The tracker updates the patterns through link tables and the inversion counts fr
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from ..errors import BadRequest
 
@@ -155,7 +156,7 @@ class WalkingDistanceTracker:
         self.board = list(state)
         self.vid, self.hid, self.vinv, self.hinv = wd.parts(state)
         self.h = wd.value(self.vid, self.hid, self.vinv, self.hinv)
-        self._pending = None
+        self._pending: Any = None  # the last move looked at, until it is made
 
     def probe(self, t, frm, to):
         wd = self.wd

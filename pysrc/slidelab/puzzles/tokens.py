@@ -414,7 +414,7 @@ def _move_lister(neighbours, bits):
     low = sum(((1 << (bits - 1)) - 1) << p * bits for p in range(size))  # every field's bits below its top bit
     top = sum(1 << (p * bits + bits - 1) for p in range(size))
     edges = [(p, q) for p, near in enumerate(neighbours) for q in near]
-    tables = {}
+    tables: dict = {}
 
     def table(occupancy):
         if len(tables) >= MOVE_TABLE_CACHE:

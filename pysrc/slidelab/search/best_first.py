@@ -40,9 +40,9 @@ def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True, r
     start = puzzle.start
     h0 = heuristic(start)
     cost = {start: 0}  # best known g of every state stored (open or closed)
-    parent = {start: None}  # state -> (state before it, move), None for the start
+    parent: dict = {start: None}  # state -> (state before it, move), None for the start
     # states expanded, to count reopenings (A*; a consistent heuristic never reopens one, so none is kept then)
-    closed = set() if reopen and not getattr(heuristic, "consistent", False) else None
+    closed: set | None = set() if reopen and not getattr(heuristic, "consistent", False) else None
     heap = [(h_weight * h0, h0, 0, 0, start)]
     counter = 1
     if record is not None:

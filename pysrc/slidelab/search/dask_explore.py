@@ -107,7 +107,7 @@ class _Layout:
 
     def destinations(self, p):
         """The other partitions that moves from partition p may reach (the index says which ranks)."""
-        (lo, hi), reached = self.ranges[p], set()
+        (lo, hi), reached = self.ranges[p], set[int]()
         for first, last in self.index.reached(lo, hi):
             reached.update(range(first // self.length, last // self.length + 1))
         return sorted(reached - {p})
@@ -128,7 +128,8 @@ class Levels:
         self.run = uuid.uuid4().hex[:8]
         self.records = []
         self.sent = defaultdict(int)  # per level: bytes of the children made there and sent to other partitions
-        self.made = defaultdict(lambda: [0] * len(self.addresses))  # per level: the children each worker made
+        # per level: the children each worker made
+        self.made: defaultdict = defaultdict(lambda: [0] * len(self.addresses))
         self.between_workers = 0
 
     def submit(self, key, p, function, *args):
@@ -160,10 +161,12 @@ class Levels:
             at[p].append(offset)
         self.records = [self.submit(f"record-{p}", p, _new_record, index.size * (hi - lo), at.get(p, []))
                         for p, (lo, hi) in enumerate(layout.ranges)]
-        incoming = defaultdict(list)  # the buckets made by the last level submitted, per partition: (source, future)
-        summaries = [None] * count  # the last level's summary future, per partition
-        waiting = {}  # summary future: (level, partition, the partitions its buckets came from)
-        finished = queue.SimpleQueue()  # the summary futures done, put there by Dask's callback thread
+        # the buckets made by the last level submitted, per partition: (source, future)
+        incoming: defaultdict = defaultdict(list)
+        summaries: list = [None] * count  # the last level's summary future, per partition
+        waiting: dict = {}  # summary future: (level, partition, the partitions its buckets came from)
+        # the summary futures done, put there by Dask's callback thread
+        finished: queue.SimpleQueue = queue.SimpleQueue()
 
         def submit_level(d):
             nonlocal incoming
@@ -182,7 +185,9 @@ class Levels:
         for d in range(LOOKAHEAD):
             submit_level(d)
         stats = meter.stats
-        depths, counts, left = [], defaultdict(int), defaultdict(lambda: count)  # per level: positions, steps to come
+        depths: list = []
+        counts: defaultdict = defaultdict(int)
+        left: defaultdict = defaultdict(lambda: count)  # per level: positions, steps to come
         while True:
             try:
                 done = [finished.get(timeout=PROGRESS_INTERVAL)]

@@ -64,8 +64,9 @@ def _generic(puzzle, limits):
     stats = meter.stats
     children_of = puzzle.children
     start = puzzle.start
-    before, layer = set(), {puzzle.goal}
-    depths = []
+    before: set = set()
+    layer = {puzzle.goal}
+    depths: list = []
     start_depth = None
     while layer:
         if start in layer:
@@ -113,7 +114,8 @@ def _sliding_kernel(puzzle, limits):
         tiles.insert(blank, 0)
         return tuple(tiles)
 
-    moves = []  # moves[b]: (q, shift, table) per neighbour cell q of the blank cell b; table None for a sideways move
+    # moves[b]: (q, shift, table) per neighbour cell q of the blank cell b; table None for a sideways move
+    moves: list = []
     for b in range(size):
         moves.append([])
         for q in _neighbours(rows, cols, b):
@@ -126,10 +128,10 @@ def _sliding_kernel(puzzle, limits):
             else:
                 moves[b].append((q, 0, None))
     start_blank, start_key = start.index(0), pack(start)
-    before = [set() for _ in range(size)]  # a depth: one set of packed positions per blank cell
-    layer = [set() for _ in range(size)]
+    before: list[set] = [set() for _ in range(size)]  # a depth: one set of packed positions per blank cell
+    layer: list[set] = [set() for _ in range(size)]
     layer[goal.index(0)].add(pack(goal))
-    depths = []
+    depths: list = []
     start_depth = None
     while True:
         count = sum(map(len, layer))
@@ -138,7 +140,7 @@ def _sliding_kernel(puzzle, limits):
         if start_key in layer[start_blank]:
             start_depth = len(depths)
         depths.append(count)
-        following = [set() for _ in range(size)]
+        following: list[set] = [set() for _ in range(size)]
         for b, keys in enumerate(layer):
             if not keys:
                 continue

@@ -50,7 +50,7 @@ def generic_idastar(puzzle, heuristic, limits, all_solutions=False, record=None,
     stats = meter.stats
     goal_test = puzzle.is_goal
     moves_of = puzzle.moves
-    no_skip = frozenset()
+    no_skip: frozenset = frozenset()
     commuting_before = (lambda move: no_skip) if all_solutions else puzzle.commuting_before
     mask = CHECK_EVERY - 1
     start = puzzle.start
@@ -59,7 +59,7 @@ def generic_idastar(puzzle, heuristic, limits, all_solutions=False, record=None,
     def contour(bound):
         over = INF
         # stack of (state, parent state, iterator over its moves, moves to skip); path holds the moves taken
-        path = []
+        path: list = []
         stack = [(start, came_by[-1] if came_by else None, iter(moves_of(start)), no_skip)]
         stats.expanded += 1
         if record is not None:

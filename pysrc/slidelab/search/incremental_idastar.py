@@ -30,7 +30,7 @@ def incremental_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=
     def contour(bound):
         cap = bound + 2
         blanks, moved, ci = [0] * cap, [0] * cap, [0] * cap
-        cands = [()] * cap
+        cands: list = [()] * cap
         blanks[0], cands[0] = b0, excl[b0][came_by[-1].index(0) if came_by else size]
         depth = 0
         over = INF

@@ -171,7 +171,7 @@ def levels(np, index, starts, meter):
     for start in starts:
         record[start] = 0
         counts[start // index.half] += 1
-    depths = []
+    depths: list = []
     while sum(counts):
         depth = len(depths)
         depths.append(sum(counts))
@@ -252,10 +252,10 @@ def _rotation_table(np, radices, weights, order):
     """
     c = len(radices)
     rest = np.arange(math.prod(radices))
-    digits = [None] * c
+    digits: list = [None] * c
     for j in reversed(range(c)):
         rest, digits[j] = np.divmod(rest, radices[j])
-    place = [None] * c  # each tile's rank among the segment's tiles and every tile after the segment
+    place: list = [None] * c  # each tile's rank among the segment's tiles and every tile after the segment
     for j in reversed(range(c)):
         for k in range(j + 1, c):
             place[k] = place[k] + (place[k] >= digits[j])

@@ -37,7 +37,7 @@ def split(puzzle, wanted, distinct=True):
     no frontier), else `frontier` holds (g, position, came_by, moves) per subtree, where came_by lists the positions
     from the start to its parent; one subtree per position when `distinct` (two paths of one length to a position have
     the same subtree: all-solutions searches keep both)."""
-    level = [(puzzle.start, (), [])]
+    level: list = [(puzzle.start, (), [])]
     expanded = generated = 0
     while len(level) < wanted:
         nxt, goals, seen = [], [], set()

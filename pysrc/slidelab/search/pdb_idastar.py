@@ -49,7 +49,8 @@ def _move_tables(rows, cols, lookups, duplicates):
     where the string started; such a move is left out. A node of the search is a pair (blank cell, automaton state).
     """
     strings = {a + b: "" for a, b in ("UD", "DU", "LR", "RL")} | duplicates
-    goto, ends = [{}], [[]]  # the trie, and per node the strings it completes (its own and its suffixes')
+    goto: list[dict] = [{}]
+    ends: list[list] = [[]]  # the trie, and per node the strings it completes (its own and its suffixes')
     for text in strings:
         node = 0
         for c in text:
@@ -98,7 +99,7 @@ def _move_tables(rows, cols, lookups, duplicates):
 
     steps = {}  # per move b -> nb, the per-tile tables of every lookup (shared by every automaton state)
     todo = [(b, 0) for b in range(rows * cols)]
-    children = {key: [] for key in todo}  # (cell, automaton state) -> its children
+    children: dict = {key: [] for key in todo}  # (cell, automaton state) -> its children
     while todo:
         b, u = key = todo.pop()
         r, c = divmod(b, cols)
@@ -230,7 +231,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
     hs0 = [o.value(board) for o in lookups]
     start_h = max(hs0)
     solutions = []
-    path = []  # path[lim]: the tile moved into a position whose children must have h <= lim
+    path: list = []  # path[lim]: the tile moved into a position whose children must have h <= lim
     nodes = 0  # expanded * COUNT + generated
 
     if lookups[0].ranked_tiles:
@@ -378,7 +379,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
         """The children of the position (children mv, sums hs) whose lookups all stay within lim, as (tile, sums,
         child), the smallest sum of every lookup first (ties in move order): this only changes where the last
         iteration finds its solution (the loop's version of the searches' unrolled lookups)."""
-        kids = []
+        kids: list = []
         for child in mv:
             t = board[child[0]]
             sums = []
@@ -407,7 +408,8 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
         nodes += COUNT + len(root)  # the root
         next_check = (nodes >> 32) + CHECK_EVERY
         found = False
-        frames = []  # the loop for positions with room to spare: (b, iterator over the ranked children, lim, undo)
+        # the loop for positions with room to spare: (b, iterator over the ranked children, lim, undo)
+        frames: list = []
         if bound - start_h <= RECURSE_SLACK:
             found = search(b0, root, *hs0, bound - 1)
         else:

@@ -40,7 +40,7 @@ def _place(board, nbrs, free, targets, stats):
     h1, h2 = targets[0][1], targets[1][1] if len(targets) > 1 else -1
     free_nbrs = [tuple(q for q in nbrs[p] if q in free) for p in range(n)]
     start = (board.index(0), targets[0][0], p2)
-    parent = {start: None}
+    parent: dict = {start: None}
     heap = [(0, 0, 0, start)]
     counter = 1
     while heap:
@@ -92,7 +92,7 @@ def _lines(rows, cols, blank_goal):
 
 def _cancel(moves):
     """Drop moves that slide the same tile straight back."""
-    out = []
+    out: list = []
     for m in moves:
         if out and out[-1] == m:
             out.pop()

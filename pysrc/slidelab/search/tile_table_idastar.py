@@ -35,7 +35,7 @@ def tile_table_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(
     board = list(puzzle.start)
     b0 = board.index(0)
     h0 = heuristic(puzzle.start)
-    solutions = []
+    solutions: list = []
 
     def contour(bound):
         over = INF
@@ -45,7 +45,7 @@ def tile_table_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(
         # Each stack entry is two moves deep, (depth, b, q, r, h): the blank went b -> q -> r, reaching h. A node's
         # children and grandchildren are weighed on the unchanged board (a grandchild never moves the child's
         # tile), and only grandchildren within the bound are pushed. path[depth] is the entry applied at depth.
-        path = [None] * (bound + 3)
+        path: list = [None] * (bound + 3)
         stack = [(0, size, came_by[-1].index(0) if came_by else size, b0, h0)]
         push, pop = stack.append, stack.pop
         depth = -1  # the depth of the board: below the root's until the root is popped

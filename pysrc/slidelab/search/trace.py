@@ -86,7 +86,8 @@ class Recorder:
         self._closed = set()  # the ids expanded
         self._last = {}  # depth -> the id expanded last at that depth
         self._side = None
-        self._moves = (None, {})  # (a node's id, its children's states -> the moves to them), made once per parent
+        # (a node's id, its children's states -> the moves to them), made once per parent
+        self._moves: tuple = (None, {})
         self._reported = 0  # nodes made at the last progress event
 
     def due(self) -> bool:

@@ -49,7 +49,7 @@ def build_table(rows, cols, cells, progress=None) -> bytes:
     full = (1 << n) - 1
     region_of: dict[tuple[int, int], int] = {}  # (occupied, cell) -> lowest cell of the blank's region
     # (occupied, region low cell) -> per cell, the cells of the region a tile there can move to
-    moves_of: dict[tuple[int, int], list] = {}
+    moves_of: dict[int, tuple] = {}
 
     def region(occ, cell):
         key = occ * n + cell
