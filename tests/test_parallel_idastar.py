@@ -232,16 +232,15 @@ def test_one_per_core_counts_the_cores_this_process_may_use(monkeypatch):
 
 
 def _drive_as_the_page_does(request, workers=2, lose=0, fail=False):
-    """web/js/pool.js, in CPython: the page's solver runs the scheduler ("engine": "page") and asks the page to start
-    tasks on its other workers and for what they reported; here the other worker searches one task per question
-    (api.subtree_steps, as a Web Worker would); the first `lose` tasks it is handed are lost once (their runtime
-    died), and with `fail` the first answers an error. Returns (the solve answer, its iteration events)."""
-    from collections import deque
-
+    """web/js/pool.js, in CPython: the page's solver runs the scheduler ("engine": "page") and asks the page to queue
+    tasks (in the round's order), for the next one when it takes one, and for what the other workers reported; here
+    the other worker searches one queued task per question (api.subtree_steps, as a Web Worker would); the first
+    `lose` tasks it is handed are lost once (their runtime died), and with `fail` the first answers an error. Returns
+    (the solve answer, its iteration events)."""
     from slidelab.search.control import run
 
     steps = api.solve_steps(dict(request, engine="page", workers=workers))
-    base, waiting, events, reply = None, deque(), [], None
+    base, waiting, events, reply = None, [], [], None
     while True:
         try:
             event = steps.send(reply)
@@ -255,10 +254,11 @@ def _drive_as_the_page_does(request, workers=2, lose=0, fail=False):
         question = event["ask"]["pool"]
         base = question.get("request", base)
         assert base["pool"] == workers and "engine" not in base
-        waiting.extend(question["start"])
+        waiting = sorted(waiting + question["start"], key=lambda task: task["place"])
+        taken = waiting.pop(0)["id"] if question["take"] and waiting else None
         told = []
         if waiting:
-            task = waiting.popleft()
+            task = waiting.pop(0)
             if lose:
                 lose -= 1
                 told.append({"type": "lost", "task": task["id"], "how": "its runtime died", "died": True})
@@ -268,7 +268,7 @@ def _drive_as_the_page_does(request, workers=2, lose=0, fail=False):
             else:
                 answer = run(api.subtree_steps(dict(base, subtree=task["subtrees"], bound=task["bound"])))
                 told.append({"type": "done", "task": task["id"], "worker": 1, "answer": answer})
-        reply = {"workers": list(range(1, workers)), "events": told}
+        reply = {"workers": list(range(1, workers)), "take": taken, "events": told}
 
 
 @pytest.mark.parametrize("request_", [

@@ -15,6 +15,7 @@ scheduler queues it again for another worker; Dask may already have tried it on 
 from __future__ import annotations
 
 import queue
+import time
 import uuid
 
 from .errors import error_of_answer
@@ -230,65 +231,70 @@ def _search_on_dask(build, task: Task, topic: str):
 
 class PageCarrier:
     """The page's pool of Web Workers (web/js/pool.js), seen from the page's own solver, which runs the scheduler and
-    searches a task of its own a step (a tenth of a second) at a time. Between two steps, or while it has none, it
-    asks the page ({"ask": {"pool": {"start": [tasks], "wait_ms", "request"?}}}) to start the tasks it was given on
-    its other workers and for what they reported: {"workers": [the names of the workers ready], "events": [{"type":
-    "progress" | "done" | "lost" | "failed", "task", "worker"?, ...}]}. The page keeps AHEAD tasks per worker, so that
-    a worker that ends one starts the next at once, in order. A worker whose runtime died is `lost` with "died" (the
-    page starts it again, gives it its tables, and names it ready once it is: the task counts as tried); a task whose
-    worker was taken away by a smaller pool, or that no worker is left to take, is `lost` untried. This runtime is
-    worker 0."""
+    is one of the workers. The page holds the round's tasks in the round's order (each is started here at once: `idle`
+    is never 0), and every worker takes the next one as soon as it is free: the page's other workers there, this
+    runtime when it asks. This runtime searches its task ASK_EVERY_S at a time, and between two slices, or while it
+    has none, asks the page ({"ask": {"pool": {"start": [tasks], "take", "wait_ms", "request"?}}}) to queue the tasks
+    it was given, for the next task when it "take"s one, and for what the other workers reported: {"workers": [the
+    names of the workers ready], "take": a task or null, "events": [{"type": "progress" | "done" | "lost" | "failed",
+    "task", "worker"?, ...}]}. A worker whose runtime died is `lost` with "died" (the page starts it again, gives it
+    its tables, and names it ready once it is: the task counts as tried); a task whose worker was taken away by a
+    smaller pool is `lost` untried. This runtime is worker 0."""
 
-    AHEAD = 2  # tasks at the page per worker: the one it searches and the next
+    ASK_EVERY_S = 0.25  # how long this runtime searches its own task between two questions (a question costs some ms)
 
     def __init__(self, puzzle, heuristic, frontier, all_solutions, request, read):
         self.search = (puzzle, heuristic, frontier, all_solutions)
         self.request, self.read = request, read
         self.local = None  # (task, its search steps): the task this runtime searches
         self.outbox: list = []  # tasks for the page, sent with the next question
-        self.away: set = set()  # ids of the tasks at the page
+        self.tasks: dict = {}  # the tasks at the page, by id
         self.ready: list | None = None  # the page's other workers ready, as it last said (None: not asked yet)
         self.names = [0]
         self.replaced = 0
 
     def idle(self) -> int:
-        at_page = self.AHEAD * len(self.ready or ()) - len(self.away) - len(self.outbox)
-        return (self.local is None) + max(at_page, 0)
+        return 1 << 30  # the page queues every task in order
 
     def start(self, task: Task) -> None:
-        if self.local is None:
-            puzzle, heuristic, frontier, all_solutions = self.search
-            self.local = task, search_subtrees(puzzle, heuristic, frontier, task.subtrees, task.bound, all_solutions)
-        else:
-            self.outbox.append(task)
+        self.outbox.append(task)
 
     def poll(self, timeout: float) -> Ask:
-        events = [] if self.local is None or self.ready is None else self._step(*self.local)
-        question: dict = {"start": [{"id": t.id, "subtrees": list(t.subtrees), "bound": t.bound} for t in self.outbox],
-                          "wait_ms": 0 if self.local is not None or events or self.ready is None
-                          else round(timeout * 1000)}
+        events = [] if self.local is None else self._step(*self.local)
+        take = self.local is None
+        question: dict = {"start": [dict(t._asdict(), subtrees=list(t.subtrees)) for t in self.outbox],
+                          "take": take,
+                          "wait_ms": round(timeout * 1000) if take and not events and self.ready is not None else 0}
         if self.ready is None:
             question["request"] = self.request
-        self.away.update(t.id for t in self.outbox)
+        self.tasks.update((t.id, t) for t in self.outbox)
         self.outbox = []
         return Ask({"ask": {"pool": question}}, lambda reply: events + self._heard(reply))
 
     def _step(self, task: Task, steps) -> list:
-        """Search this runtime's task on, to its next progress report or its end."""
-        try:
-            event = next(steps)
-        except StopIteration as stop:
-            self.local = None
-            return [Done(task.id, 0, stop.value)]
-        except Exception as e:  # the search's own: raised by the scheduler
-            self.local = None
-            return [Failed(task.id, e)]
-        return [Progress(task.id, 0, event["expanded"], event["generated"])] if event["type"] == "progress" else []
+        """Search this runtime's task on for ASK_EVERY_S (or to its end): its last progress report, or its end."""
+        until = time.perf_counter() + self.ASK_EVERY_S
+        while True:
+            try:
+                event = next(steps)
+            except StopIteration as stop:
+                self.local = None
+                return [Done(task.id, 0, stop.value)]
+            except Exception as e:  # the search's own: raised by the scheduler
+                self.local = None
+                return [Failed(task.id, e)]
+            if event["type"] == "progress" and time.perf_counter() >= until:
+                return [Progress(task.id, 0, event["expanded"], event["generated"])]
 
     def _heard(self, reply) -> list:
         reply = reply if isinstance(reply, dict) else {}
         self.ready = list(reply.get("workers", []))
         self.names += [w for w in self.ready if w not in self.names]
+        taken = self.tasks.pop(reply.get("take"), None) if reply.get("take") is not None else None
+        if taken is not None:
+            puzzle, heuristic, frontier, all_solutions = self.search
+            self.local = taken, search_subtrees(puzzle, heuristic, frontier, taken.subtrees, taken.bound,
+                                                all_solutions)
         events: list = []
         for e in reply.get("events", []):
             task, worker = e["task"], e.get("worker")
@@ -297,7 +303,7 @@ class PageCarrier:
             if e["type"] == "progress":
                 events.append(Progress(task, worker, e["expanded"], e["generated"]))
                 continue
-            self.away.discard(task)
+            self.tasks.pop(task, None)
             if e["type"] == "done":
                 events.append(Done(task, worker, self.read(e["answer"], len(self.search[2]))))
             elif e["type"] == "lost":

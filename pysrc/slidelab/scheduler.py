@@ -33,11 +33,13 @@ POLL_S = 0.05  # how often the scheduler looks at the clock (limits, progress) w
 
 
 class Task(NamedTuple):
-    """One task of a round: search the frontier's `subtrees` (indices, in order) with `bound`."""
+    """One task of a round: search the frontier's `subtrees` (indices, in order) with `bound`; `place` is its place in
+    the round's order (a task queued again keeps it)."""
 
     id: int
     subtrees: tuple
     bound: int
+    place: int
 
 
 class Progress(NamedTuple):
@@ -167,13 +169,14 @@ class Scheduler:
     def round(self, round_):
         """Search one round's subtrees; yields progress, returns the list of Searched (the stopped tasks' nodes as one
         more, without sizes)."""
-        queue = deque(tuple(group) for group in groups(round_, self.workers))
+        queue = deque(enumerate(tuple(group) for group in groups(round_, self.workers)))
         running: dict = {}  # task id -> Task
         searched: list = []
         found = False
         while running or queue and not found:
             while queue and not found and self.carrier.idle():
-                started = Task(next(self._ids), queue.popleft(), round_.bound)
+                place, subtrees = queue.popleft()
+                started = Task(next(self._ids), subtrees, round_.bound, place)
                 running[started.id] = started
                 self.carrier.start(started)
             events = self.carrier.poll(POLL_S)
@@ -196,7 +199,7 @@ class Scheduler:
                     if event.tried and not self.tries.again(task.subtrees):
                         raise RuntimeError(f"a worker died each of the {MAX_TRIES} times it searched subtrees "
                                            f"{list(task.subtrees)} (last: {event.how}); the search is given up")
-                    queue.appendleft(task.subtrees)
+                    queue.appendleft((task.place, task.subtrees))
                 else:
                     raise event.error
             if found:  # the others' tasks are stopped with the search: their nodes so far count

@@ -156,13 +156,14 @@ export class SolverPool {
 }
 
 // The page's side of a search split over the pool. The page's solver runs the search and its scheduler (the engine's
-// scheduler.py, with carriers.PageCarrier), searches tasks of its own, and between two steps asks this to start tasks
-// on the other workers and for what they reported: {start: [{id, subtrees, bound}], wait_ms, request?} -> {workers:
-// [the names of the workers ready], events: [{type: progress | done | lost | failed, task, worker?, ...}]}. This
-// only carries: the tasks go out in the order they came, each to the next idle worker; an answer, a worker's runtime
-// that died (lost, and started again: it gets its tables and is ready again) or a worker taken away by a smaller pool
-// (lost) is reported; what to search again, when to stop and what to count is the scheduler's. Workers are named by
-// the order they joined (the page's solver is 0).
+// scheduler.py, with carriers.PageCarrier) and is one of the workers: between two slices of its own task, or while
+// it has none, it asks this {start: [{id, subtrees, bound, place}], take, wait_ms, request?} -> {workers: [the names
+// of the workers ready], take: the id of the task it is to search next (when it asked to take one) or null, events:
+// [{type: progress | done | lost | failed, task, worker?, ...}]}. This only carries: the round's tasks wait here in
+// the round's order (`place`), and every worker takes the next one as soon as it is free; an answer, a worker's
+// runtime that died (lost, and started again: it gets its tables and is ready again) and a worker taken away by a
+// smaller pool (lost) are reported; what to search again, when to stop and what to count is the scheduler's.
+// Workers are named by the order they joined (the page's solver is 0).
 class PoolTasks {
   #queue = [];
   #events = [];
@@ -178,23 +179,27 @@ class PoolTasks {
   }
 
   /** The answer to one question of the page's solver. */
-  async answer({ request = null, start = [], wait_ms: wait = 0 }) {
+  async answer({ request = null, start = [], take = false, wait_ms: wait = 0 }) {
     if (request) {
       this.base = request;
       await this.#enlist();  // the workers ready now get the tables before the first tasks
     } else {
       this.#enlist();
     }
-    this.#queue.push(...start);
+    for (const task of start) {  // in the round's order: a task queued again goes before those after its place
+      const at = this.#queue.findIndex(queued => queued.place > task.place);
+      this.#queue.splice(at < 0 ? this.#queue.length : at, 0, task);
+    }
+    const taken = take ? (this.#queue.shift() ?? null) : null;
     this.#feed();
-    if (!this.#events.length && wait > 0 && !this.#stopped) {
+    if (take && !taken && !this.#events.length && wait > 0 && !this.#stopped) {
       await new Promise(resolve => {
         this.#wake = resolve;
         setTimeout(resolve, wait);
       });
     }
     this.#wake = null;
-    return { workers: this.#ready().map(m => m.name), events: this.#events.splice(0) };
+    return { workers: this.#ready().map(m => m.name), take: taken?.id ?? null, events: this.#events.splice(0) };
   }
 
   /** Stop every task still running (the search has its answer, or was cancelled). */
@@ -230,12 +235,8 @@ class PoolTasks {
   }
 
   #feed() {
-    const ready = this.#ready();
-    for (const member of ready) {
+    for (const member of this.#ready()) {
       if (!member.task && this.#queue.length && !this.#stopped) this.#run(member, this.#queue.shift());
-    }
-    if (!ready.length) {  // no worker left to take them: the page's solver will
-      for (const task of this.#queue.splice(0)) this.#tell({ type: 'lost', task: task.id, how: 'no worker left' });
     }
   }
 
@@ -253,14 +254,14 @@ class PoolTasks {
     if (answer.ok) {
       this.#tell({ type: 'done', task: task.id, worker: name, answer });
     } else if (!this.pool.has(worker)) {
-      this.#tell({ type: 'lost', task: task.id, how: 'the worker was taken away' });
+      this.#tell({ type: 'lost', task: task.id, worker: name, how: 'the worker was taken away' });
     } else if (answer.error.code === 'internal') {
       // its runtime died and starts again (a few seconds): it gets the tables again and comes back once ready
-      this.#tell({ type: 'lost', task: task.id, how: 'its runtime died', died: true });
+      this.#tell({ type: 'lost', task: task.id, worker: name, how: 'its runtime died', died: true });
       member.out = true;
       this.joining.delete(worker);
     } else {
-      this.#tell({ type: 'failed', task: task.id, error: answer.error });
+      this.#tell({ type: 'failed', task: task.id, worker: name, error: answer.error });
     }
     this.#feed();
   }
