@@ -1,6 +1,7 @@
 """One search split over a Dask cluster's workers (`solve --engine dask`): the scheduler of forked processes, the same
 answers and counts; a worker killed mid-search costs nothing but time; bad requests refused."""
 
+import functools
 import time
 
 import pytest
@@ -11,6 +12,8 @@ psutil = pytest.importorskip("psutil")  # comes with distributed
 from slidelab import api, cli, cluster  # noqa: E402
 from test_dask_explore import no_new_workers, worker_processes  # noqa: E402
 from test_parallel_idastar import KORF_79, KORF_GOAL  # noqa: E402
+
+KORF_60 = "11 14 13 1/2 3 12 4/15 7 9 5/10 6 8 0"  # 66 moves
 
 
 @pytest.fixture(scope="module")
@@ -96,3 +99,24 @@ def test_the_command_line(scheduler, capsys):
     assert "31 moves (optimal)" in out and "2 Dask workers, 82 subtrees" in out
     assert cli.main(["solve", "8 6 7/2 5 4/3 0 1", "--engine", "processes", "--scheduler", scheduler]) == 2
     assert "for the dask engine" in capsys.readouterr().err
+
+
+def test_a_task_stops_at_its_next_report_once_its_search_has_ended(scheduler):
+    """A Python thread cannot be killed: a task of a search that has ended (its Dask Event set) stops itself."""
+    from slidelab.api_pool import split_of
+    from slidelab.carriers import _search_on_dask
+    from slidelab.scheduler import Task
+
+    client = distributed.Client(scheduler, set_as_default=False)
+    try:
+        build = functools.partial(split_of, {"board": KORF_60, "goal": KORF_GOAL, "heuristic": "manhattan", "pool": 2})
+        topic = "slidelab-search-a-test"
+        started = time.perf_counter()
+        # a subtree of Korf's #60 with Manhattan distance, to a bound past its solution's: minutes, unless stopped
+        searching = client.submit(_search_on_dask, build, Task(0, (0,), 72, 0), topic, pure=False)
+        time.sleep(1)
+        distributed.Event(topic, client=client).set()
+        _, searched = searching.result(timeout=30)
+        assert searched is None and time.perf_counter() - started < 10
+    finally:
+        client.close()

@@ -207,7 +207,9 @@ class Scheduler:
             stats = self.meter.stats
             live = stats.expanded + sum(part.expanded for part in searched) + self._live(0)
             if self.meter.due(live):
-                yield self.meter.progress(stored=round_.bound + 1, bound=round_.bound, workers=self.per_worker())
+                generated = stats.generated + sum(part.generated for part in searched) + self._live(1)
+                yield self.meter.progress(stored=round_.bound + 1, bound=round_.bound, nodes=(live, generated),
+                                          workers=self.per_worker())
         searched.append(Searched({}, [], INF, self._live(0), self._live(1)))
         for worker, nodes in self._live_per_worker().items():
             self.done[worker] = self.done.get(worker, 0) + nodes

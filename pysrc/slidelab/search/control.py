@@ -112,21 +112,22 @@ class Meter:
             self.limits.check_stored(stored)
         return now >= self.next_report
 
-    def progress(self, stored, bound=None, depth=None, **extra) -> dict:
-        """The progress event: the counters in `stats`, the positions held now, the f bound (depth-first and
+    def progress(self, stored, bound=None, depth=None, nodes=None, **extra) -> dict:
+        """The progress event: the counters in `stats` (or `nodes`, (expanded, generated), where the search's
+        workers have nodes that are not in them yet), the positions held now, the f bound (depth-first and
         best-first searches) or the depth reached (breadth-first ones), and whatever the algorithm adds."""
         if (bound is None) == (depth is None):
             raise ValueError("a progress event has a bound or a depth")
         now = time.perf_counter()
         self.next_report = now + PROGRESS_INTERVAL
         elapsed = now - self.started
-        stats = self.stats
-        event = {"type": "progress", "expanded": stats.expanded, "generated": stats.generated, "stored": stored}
+        expanded, generated = (self.stats.expanded, self.stats.generated) if nodes is None else nodes
+        event = {"type": "progress", "expanded": expanded, "generated": generated, "stored": stored}
         if bound is not None:
             event["bound"] = bound
         else:
             event["depth"] = depth
-        event.update(elapsed_s=round(elapsed, 3), nodes_per_s=int(stats.expanded / max(elapsed, 1e-9)), **extra)
+        event.update(elapsed_s=round(elapsed, 3), nodes_per_s=int(expanded / max(elapsed, 1e-9)), **extra)
         return event
 
     def finish(self) -> Stats:
