@@ -322,8 +322,9 @@ def probe_reachable(puzzle, algorithm, heuristic, limits, options):
 
 def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
     """Solve a puzzle: {"board", "goal"?, "puzzle"?, "algorithm"?, "heuristic"?, "all_solutions"?, "max_nodes"?,
-    "max_seconds"?, "workers"?} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats",
-    ...}."""
+    "max_seconds"?, "workers"?, "engine"? ("processes" or "dask": what carries a split IDA*), "scheduler"? (a Dask
+    cluster's address)} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ...,
+    "parallel"? (a split search's workers, subtrees, workers replaced)}."""
     try:
         return run(solve_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
