@@ -67,7 +67,7 @@ def in_page(workers: int, request: dict, read):
 
 
 def _threads(client) -> int:
-    return sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
+    return sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())  # a question to the cluster
 
 
 class ForkedCarrier:
@@ -146,7 +146,9 @@ class DaskCarrier:
         import distributed
 
         self.client, self.build = client, build
-        self.slots = _threads(client)
+        workers = client.scheduler_info()["workers"]  # asked once: each call is a round trip to the scheduler
+        self.slots = sum(w["nthreads"] for w in workers.values())
+        self.started_with = sorted(workers)  # the workers there at the start, by address
         name = f"slidelab-search-{uuid.uuid4().hex}"
         self.topic, self.stop = name, distributed.Event(name, client=client)
         self.events: queue.SimpleQueue = queue.SimpleQueue()
@@ -196,8 +198,8 @@ class DaskCarrier:
         return worker
 
     def workers(self) -> list:
-        current = list(self.client.scheduler_info()["workers"])
-        return self.names + sorted(w for w in current if w not in self.names)
+        """Those that reported, and those there at the start that have not (yet)."""
+        return self.names + [w for w in self.started_with if w not in self.names]
 
     def extra(self) -> dict:
         return {"engine": "dask", "workers_replaced": 0}

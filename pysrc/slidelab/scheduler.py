@@ -61,8 +61,8 @@ class Done(NamedTuple):
 
 class Lost(NamedTuple):
     """A task whose worker was lost (`how`: "killed by SIGKILL", "the Dask worker left"); its nodes are lost too. A
-    task given back untried (its worker was taken away, or none was left to take it) is not `tried`: it does not
-    count towards MAX_TRIES."""
+    task given back untried (its worker was taken away by a smaller pool) is not `tried`: it does not count towards
+    MAX_TRIES."""
 
     task: int
     how: str
