@@ -24,7 +24,7 @@ from .cluster import dask_client
 from .errors import SlideLabError
 from .heuristics import get_heuristic
 from .search import ALGORITHMS
-from .workers import MAX_TRIES, ForkedPool, GaveUp, cores
+from .workers import MAX_TRIES, ForkedPool, GaveUp, cores, serve
 
 ENGINES = ("processes", "dask")
 MAX_LINE = 2000  # characters in one batch line (a 16x16 board fits)
@@ -296,19 +296,14 @@ def load_tables(requests) -> None:
 
 def _serve(conn) -> None:
     """A worker (workers.py): solve the requests the driver sends and answer each, until the pipe closes."""
-    while True:
+
+    def answer(request):
         try:
-            request = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            answer = _solve_one(request)
+            return _solve_one(request)
         except Exception as e:  # the api answers every error; this is only a last guard
-            answer = api.error("internal", f"internal error ({type(e).__name__}: {str(e)[:200]})")
-        try:
-            conn.send(answer)
-        except OSError:  # the driver has gone
-            return
+            return api.error("internal", f"internal error ({type(e).__name__}: {str(e)[:200]})")
+
+    serve(conn, answer)
 
 
 def _on_processes(todo, options, workers):

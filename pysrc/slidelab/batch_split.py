@@ -23,7 +23,7 @@ from . import api
 from .errors import SlideLabError
 from .scheduler import MAX_SPLIT
 from .search.control import run
-from .workers import MAX_TRIES, ForkedPool, GaveUp
+from .workers import MAX_TRIES, ForkedPool, GaveUp, serve
 
 STOP = ("stop",)  # driver to worker: end the task at hand (another found the position's solution)
 SPLIT = ("split",)  # driver to worker: the batch's tail has come: hand the whole search over
@@ -225,28 +225,22 @@ def _serve(conn, solve) -> None:
     """A worker (workers.py): solve the whole positions ("solve", request, whether the tail has come) and search the
     subtrees ("subtrees", request) the driver sends, until the pipe closes. It reports its nodes as it goes, ends a
     task when told to stop, and hands a whole search over in the tail."""
-    while True:
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):
-            return
+
+    def answer(message):
         if message in (STOP, SPLIT):  # it came after its task had ended
-            continue
+            return None
         kind, request, *tail = message
         inbox = _Inbox(conn, split=bool(tail and tail[0]))
         try:
             if kind == "solve":
-                reply = _solve(solve, request, inbox)
-            else:
-                reply = ("done", run(api.subtree_steps(request), inbox.report, inbox.stopped))
+                return _solve(solve, request, inbox)
+            return "done", run(api.subtree_steps(request), inbox.report, inbox.stopped)
         except SlideLabError as e:  # stopped
-            reply = ("done", api.error_of(e))
+            return "done", api.error_of(e)
         except Exception as e:  # the api answers every error; this is only a last guard
-            reply = ("done", api.error("internal", f"internal error ({type(e).__name__}: {str(e)[:200]})"))
-        try:
-            conn.send(reply)
-        except OSError:  # the driver has gone
-            return
+            return "done", api.error("internal", f"internal error ({type(e).__name__}: {str(e)[:200]})")
+
+    serve(conn, answer)
 
 
 class _Inbox:

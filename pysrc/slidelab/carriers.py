@@ -21,7 +21,7 @@ import uuid
 from .errors import error_of_answer
 from .scheduler import MAX_SPLIT, Ask, Done, Failed, Lost, Progress, Task, parallel_idastar
 from .search.parallel_idastar import search_subtrees
-from .workers import Died, ForkedPool, portable
+from .workers import Died, ForkedPool, portable, serve
 
 
 def forked(workers: int):
@@ -116,26 +116,21 @@ class ForkedCarrier:
 
 def _search_forked(conn, puzzle, heuristic, frontier, all_solutions):
     """A forked worker: search the subtrees the scheduler sends, (indices, bound), until the pipe closes."""
-    while True:
-        try:
-            indices, bound = conn.recv()
-        except (EOFError, OSError):
-            return
+
+    def answer(task):
+        indices, bound = task
         try:
             search = search_subtrees(puzzle, heuristic, frontier, indices, bound, all_solutions)
-            try:
-                while True:
-                    event = next(search)
-                    if event["type"] == "progress":
-                        conn.send(("progress", event["expanded"], event["generated"]))
-            except StopIteration as stop:
-                message: tuple = ("done", stop.value)
+            while True:
+                event = next(search)
+                if event["type"] == "progress":
+                    conn.send(("progress", event["expanded"], event["generated"]))
+        except StopIteration as stop:
+            return "done", stop.value
         except Exception as e:  # told, not died of: a death would have its subtree searched again, in vain
-            message = ("error", indices, portable(e))
-        try:
-            conn.send(message)
-        except OSError:  # the scheduler has gone
-            return
+            return "error", indices, portable(e)
+
+    serve(conn, answer)
 
 
 class DaskCarrier:

@@ -214,6 +214,23 @@ class ForkedPool:
             w.conn.close()
 
 
+def serve(conn, answer: Callable[[Any], Any]) -> None:
+    """A worker's loop: each task the driver sends is answered with `answer(task)` (None: nothing to send), until the
+    pipe closes or the driver has gone. `answer` turns its own errors into its reply: a worker that raises dies."""
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        reply = answer(task)
+        if reply is None:
+            continue
+        try:
+            conn.send(reply)
+        except OSError:  # the driver has gone
+            return
+
+
 def portable(error: Exception) -> Exception:
     """The exception itself when it survives the pipe (pickled and read back), else a RuntimeError naming it: what a
     worker sends when its task failed (told, not died of: a death would have the task tried again, in vain)."""

@@ -236,19 +236,17 @@ def grade_all(exercise: Exercise, files: list, workers: int = 1) -> Iterator[dic
 
 def _serve(conn, exercise, right) -> None:
     """A grading worker (workers.py): grade the hand-ins it is sent until the pipe closes."""
-    while True:
+
+    def answer(task):
+        name, text = task
         try:
-            name, text = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            row = grade_handin(exercise, text, name, right)
+            return grade_handin(exercise, text, name, right)
         except Exception as e:  # a bug: the row says it, the others go on
-            row = failed_row(exercise, name, f"internal error ({type(e).__name__}: {str(e)[:200]})")
-        try:
-            conn.send(row)
-        except OSError:
-            return
+            return failed_row(exercise, name, f"internal error ({type(e).__name__}: {str(e)[:200]})")
+
+    from ..workers import serve
+
+    serve(conn, answer)
 
 
 def problem(row: dict) -> str:

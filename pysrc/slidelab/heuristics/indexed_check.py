@@ -26,7 +26,7 @@ from ..errors import UserCodeError
 from ..extras import require
 from ..search.control import Meter, Stats
 from ..search.indexed_explore import CHUNK, check_board, depth_record
-from ..workers import MAX_TRIES, ForkedPool, GaveUp, fork_unavailable, portable
+from ..workers import MAX_TRIES, ForkedPool, GaveUp, fork_unavailable, portable, serve
 
 H_CAP = 65_535  # the largest h the array holds (uint16)
 TASK_TILES = 9  # a task walks the orders of this many tiles (9!/2 = 181,440 positions), the others fixed
@@ -110,20 +110,15 @@ def _evaluate(np, index, tasks, heuristic, values, workers):
 
 def _serve(conn, np, index, tasks, heuristic, values):
     """A worker: evaluate the tasks the driver sends until the pipe closes."""
-    while True:
-        try:
-            task = conn.recv()
-        except (EOFError, OSError):
-            return
+
+    def answer(task):
         try:
             _evaluate_task(np, index, tasks, heuristic, values, task)
-            message: tuple = ("done",)
         except Exception as e:
-            message = ("error", portable(e))
-        try:
-            conn.send(message)
-        except OSError:  # the driver has gone
-            return
+            return "error", portable(e)
+        return ("done",)
+
+    serve(conn, answer)
 
 
 def _evaluate_task(np, index, tasks, heuristic, values, task) -> None:
