@@ -95,11 +95,16 @@ def copy_of_dist(tmp_path):
     return folder
 
 
-@pytest.fixture
-def site(tmp_path):
-    """A copy of dist/ served without HTTP caching on a free port: (folder, base URL)."""
+def served_copy(tmp_path, handler):
+    """A copy of dist/ served by `handler` on a free port, while the generator runs: yields (folder, base URL)."""
     folder = copy_of_dist(tmp_path)
-    server, url = serve(folder, Site)
+    server, url = serve(folder, handler)
     yield folder, url
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def site(tmp_path):
+    """A copy of dist/ served without HTTP caching on a free port: (folder, base URL)."""
+    yield from served_copy(tmp_path, Site)

@@ -14,7 +14,7 @@ import threading
 
 import build
 import pytest
-from conftest import Site, copy_of_dist, serve
+from conftest import Site, copy_of_dist, serve, served_copy
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -39,11 +39,7 @@ class MaxAge(Site):
 @pytest.fixture
 def cached_site(tmp_path):
     """A copy of dist/ served with max-age on a free port: (folder, base URL)."""
-    folder = copy_of_dist(tmp_path)
-    server, url = serve(folder, MaxAge)
-    yield folder, url
-    server.shutdown()
-    server.server_close()
+    yield from served_copy(tmp_path, MaxAge)
 
 
 def ids(folder) -> tuple[str, str]:

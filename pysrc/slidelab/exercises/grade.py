@@ -195,7 +195,7 @@ def _criterion(exercise, puzzle, heuristic, criterion, check):
         left = max(criterion.at_most - total, 0) + 1
         try:
             result = run(algorithm.start(start, heuristic, Limits(left, GRADER_SECONDS),
-                                         {"all_solutions": False, "weight": None, "workers": 1}))
+                                         {"all_solutions": False, "weight": None}))
         except (SearchLimit, TooLarge) as e:
             if isinstance(e, SearchLimit) and e.reason != "node_limit":  # the code's time ran out: the task fails
                 raise
