@@ -6,11 +6,12 @@ Each position is solved whole by one worker, as a solve is: while other position
 serial search's answer and counts). Once none is (the tail), each whole search still running hands its position
 over, with the bound to go on from: at the end of an iteration of SPLIT_FROM nodes or more, or at once when the
 iteration at hand has done less than half of what it is likely to (then its nodes are lost, and counted). The
-position is then searched on as parallel IDA* searches it, with the driver the page's pool uses (api.pool_start,
-api.pool_next: search/pooled.py): this process splits it and hands each round's tasks (subtrees in the order the
-serial search meets them, small neighbours grouped) to the workers (api.subtree_steps), the oldest position's
-first. The first solution stops the position's other tasks (a worker looks for a stop at each progress report). A
-split position's counts and iterations are the whole search's and then the split search's (the split's nodes, and
+position is then searched on as parallel IDA* searches it, its rounds driven one at a time (api.pool_start,
+api.pool_next: search/pooled.py runs `iterations`, as the scheduler of scheduler.py does): this process splits it
+and hands each round's tasks (subtrees in the order the serial search meets them, small neighbours grouped) to the
+workers (api.subtree_steps), the oldest position's first. The first solution stops the position's other tasks (a
+worker looks for a stop at each progress report). A split position's counts and iterations are the whole search's
+and then the split search's (the split's nodes, and
 every node the workers expanded for it, stopped tasks included).
 """
 
