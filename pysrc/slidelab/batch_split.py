@@ -11,8 +11,7 @@ api.pool_next: search/pooled.py runs `iterations`, as the scheduler of scheduler
 and hands each round's tasks (subtrees in the order the serial search meets them, small neighbours grouped) to the
 workers (api.subtree_steps), the oldest position's first. The first solution stops the position's other tasks (a
 worker looks for a stop at each progress report). A split position's counts and iterations are the whole search's
-and then the split search's (the split's nodes, and
-every node the workers expanded for it, stopped tasks included).
+and then the split search's (the split's nodes, and every node the workers expanded for it, stopped tasks included).
 """
 
 from __future__ import annotations
