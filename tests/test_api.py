@@ -107,7 +107,7 @@ def test_describe_says_which_algorithms_are_shortest_take_a_weight_and_can_be_tr
 
 
 def test_workers_are_read_one_way_for_solve_and_explore():
-    from slidelab.api_solve import worker_count as _worker_count
+    from slidelab.requests import worker_count as _worker_count
     from slidelab.workers import cores
 
     assert _worker_count({"workers": 0}, 2) == cores() and _worker_count({"workers": 3.0}, 2) == 3

@@ -11,12 +11,13 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pysrc" / "slidelab"
 
 # From the bottom up; a module belongs to the layer of its longest matching prefix.
 LAYERS = [
-    ("core", ["puzzles", "errors", "extras", "search.control", "search.contour", "workers", "cluster"]),
+    ("core", ["puzzles", "errors", "answers", "extras", "search.control", "search.contour", "workers", "cluster"]),
     ("heuristics", ["heuristics"]),
     ("search", ["search"]),
     ("space", ["search.explore", "search.indexed_explore", "search.dask_explore", "heuristics.check",
                "heuristics.indexed_check", "heuristics.pdb.builder", "heuristics.pdb.builder_numpy"]),
     ("run", ["scheduler", "carriers", "supervised", "compare"]),
+    ("requests", ["requests", "schema"]),
     ("api", ["api", "api_request", "api_solve", "api_pool", "api_space", "exercises"]),
     ("batch", ["batch", "batch_split"]),
     ("cli", ["cli", "cli_args", "cli_text", "cli_tables", "cli_batch", "cli_course", "__main__"]),

@@ -12,26 +12,19 @@ from __future__ import annotations
 
 # the api is this module: its entry points, errors and limits, from the modules of each concern
 from .api_pool import pool_next, pool_start, pool_start_steps, subtree_steps  # noqa: F401
-from .api_request import DEFAULT_ALGORITHM, DEFAULT_HEURISTIC, error, error_of, failure, make_puzzle, option_of  # noqa: F401
+from .api_request import error, error_of, failure  # noqa: F401
 from .api_solve import (  # noqa: F401
     COMPARE_FLOOR_S,
     MAX_SOLUTIONS,
     MAX_TRACE_NODES,
-    MAX_TRACE_STEPS,
-    MAX_WORKERS,
     PROBE_NODES,
-    SOLVE_ENGINES,
     VERIFY_SECONDS,
-    chosen_tables,
     solve,
-    solve_setup,
     solve_steps,
     trace,
     trace_steps,
 )
 from .api_space import (  # noqa: F401
-    EXPLORE_ENGINES,
-    MAX_EXAMPLES,
     MAX_FARTHEST,
     PATH_SECONDS,
     check_heuristic,
@@ -43,6 +36,19 @@ from .api_space import (  # noqa: F401
 from .compare import catalogue as compare_catalogue
 from .errors import BadRequest, SlideLabError
 from .heuristics import HEURISTICS, pdb
+from .requests import (  # noqa: F401
+    DEFAULT_ALGORITHM,
+    DEFAULT_HEURISTIC,
+    EXPLORE_ENGINES,
+    MAX_EXAMPLES,
+    MAX_TRACE_STEPS,
+    MAX_WORKERS,
+    SOLVE_ENGINES,
+    make_puzzle,
+    method_of,
+    option_of,
+    parse_solve,
+)
 from .search import ALGORITHMS
 
 
@@ -68,12 +74,14 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None, dask
             if not pdb.plan(puzzle, table_set):
                 raise pdb.no_tables(table_set)
         else:
-            puzzle, algorithm, heuristic_name, _ = solve_setup(request)
-            uses = (algorithm.uses_heuristic and algorithm.waits_for_tables and puzzle.kind == "sliding"
+            parsed = parse_solve(request)
+            puzzle, method = parsed.puzzle, parsed.method
+            heuristic_name = method.used
+            uses = (method.spec.waits_for_tables and puzzle.kind == "sliding"
                     and heuristic_name in ("auto", *pdb.TABLE_SETS))
             table_set = heuristic_name if heuristic_name in pdb.TABLE_SETS else "pdb"
             if heuristic_name == "auto" and uses:
-                table_set = pdb.auto_table_set(puzzle, chosen_tables(request)) or "pdb"
+                table_set = pdb.auto_table_set(puzzle, method.tables) or "pdb"
             if heuristic_name in pdb.TABLE_SETS and uses and not pdb.plan(puzzle, table_set):
                 raise pdb.no_tables(table_set)
             puzzle = puzzle if uses else None

@@ -7,37 +7,30 @@ from __future__ import annotations
 import json
 import time
 
-from .api_request import error, error_of, guarded, is_int, option_of, whole
-from .api_solve import estimator_of, probe_reachable, solve_answer, solve_setup
+from .api_request import error, error_of, guarded
+from .api_solve import estimator_of, probe_reachable, solve_answer
 from .errors import BadRequest, SlideLabError
 from .puzzles import move_record
-from .scheduler import MAX_SPLIT, frontier_size
+from .requests import is_int, parse_split, whole
+from .scheduler import frontier_size
 from .search import ALGORITHMS
 from .search.control import Limits, run
 
 
 def split_of(request):
-    """The PooledSearch of a pool request (a solve request with "pool": the number of workers it is split for),
-    validated like a solve (without limits: the pool's workers impose none); one split per request, kept (the page's
+    """The PooledSearch of a pool request (a solve request with "pool": the number of workers it is split for, and no
+    limits: the pool's workers impose none), parsed as requests.parse_split; one split per request, kept (the page's
     workers and a Dask cluster's build it from the request)."""
     if not isinstance(request, dict):
         raise BadRequest("the request must be a JSON object")
     from .search.pooled import PooledSearch, pooled_search
 
     def make():
-        puzzle, algorithm, heuristic_name, _ = solve_setup(request)
-        if algorithm.name != "idastar":
-            raise BadRequest(f"only IDA* is split over workers; {algorithm.name} runs on one")
-        runtimes = whole(request.get("pool"))
-        if not is_int(runtimes) or not 1 <= runtimes <= MAX_SPLIT:
-            raise BadRequest(f"'pool' must be a whole number from 1 to {MAX_SPLIT}")
-        if request.get("max_nodes") is not None or request.get("max_seconds") is not None:
-            raise BadRequest("a search split over workers takes no max_nodes or max_seconds; a limited search runs "
-                             "on one")
-        all_solutions = option_of(request, "all_solutions", bool, False)
-        puzzle.check_solvable()
-        heuristic = estimator_of(request, heuristic_name, puzzle)
-        return PooledSearch(puzzle, heuristic, frontier_size(runtimes), all_solutions)
+        split = parse_split(request)
+        solve = split.solve
+        solve.puzzle.check_solvable()
+        heuristic = estimator_of(solve)
+        return PooledSearch(solve.puzzle, heuristic, frontier_size(split.size), solve.method.all_solutions, split)
 
     key = json.dumps({k: v for k, v in request.items() if k not in ("subtree", "bound")}, sort_keys=True)
     return pooled_search(key, make)
@@ -58,7 +51,7 @@ def _pool_start(request):
         options = {"all_solutions": search.all_solutions, "weight": None}
         probed, _ = yield from probe_reachable(puzzle, ALGORITHMS["idastar"], heuristic, Limits(), options)
         if probed is not None:  # the probe found the answer: no split needed
-            return {"ok": True, "events": [], "answer": _pooled_answer(request, probed)}
+            return {"ok": True, "events": [], "answer": _pooled_answer(search, probed)}
     if met:
         from .search.control import SearchResult, Stats
 
@@ -67,12 +60,12 @@ def _pool_start(request):
         result = SearchResult(moves, True, Stats(expanded, generated, len(moves) + 1),
                               (search.goals or [[]]) if search.all_solutions else None)
         result.extra = {"parallel": {"workers": [], "subtrees": 0, "workers_replaced": 0}}
-        return {"ok": True, "events": [], "answer": _pooled_answer(request, result)}
+        return {"ok": True, "events": [], "answer": _pooled_answer(search, result)}
     from_bound = whole(request.get("from_bound", 0))
     if not is_int(from_bound) or from_bound < 0:
         raise BadRequest("'from_bound' must be a whole number: the bounds below it have been searched already")
     events, first = search.start(started, from_bound)
-    return {"ok": True, "subtrees": len(search.frontier), "events": events, "round": _round(first, request)}
+    return {"ok": True, "subtrees": len(search.frontier), "events": events, "round": _round(first, search.request.size)}
 
 
 def pool_start(request: dict, on_progress=None, should_cancel=None) -> dict:
@@ -101,22 +94,22 @@ def pool_next(request: dict, results: dict) -> dict:
 
         events, step = search.advance(searched)
         if not isinstance(step, SearchResult):
-            return {"ok": True, "events": events, "round": _round(step, request)}
+            return {"ok": True, "events": events, "round": _round(step, search.request.size)}
         step.extra = {"parallel": {"workers": [{"expanded": int(w["expanded"])} for w in results.get("workers", [])],
                                    "subtrees": len(search.frontier),
                                    "workers_replaced": int(results.get("workers_replaced", 0))}}
-        return {"ok": True, "events": events, "answer": _pooled_answer(request, step)}
+        return {"ok": True, "events": events, "answer": _pooled_answer(search, step)}
     except SlideLabError as e:
         return error_of(e)
     except (TypeError, ValueError, KeyError, AttributeError) as e:
         return error("invalid", f"a parallel result that cannot be read ({type(e).__name__}: {e})")
 
 
-def _round(step, request) -> dict:
+def _round(step, size: int) -> dict:
     """A Round as the page's pool is handed it: with its subtrees grouped into the tasks to hand out."""
     from .search.parallel_idastar import groups
 
-    return dict(step._asdict(), groups=groups(step, request["pool"]))
+    return dict(step._asdict(), groups=groups(step, size))
 
 
 def _read_searched(search, results) -> list:
@@ -146,12 +139,9 @@ def searched_of(answer, subtrees: int):
     return Searched(dict(zip(indices, sizes, strict=False)), solutions, over, *numbers[:2])
 
 
-def _pooled_answer(request, result) -> dict:
+def _pooled_answer(search, result) -> dict:
     """The solve answer of a pooled search's result, its path checked by replaying it."""
-    puzzle, algorithm, heuristic_name, weight = solve_setup(request)
-    heuristic = estimator_of(request, heuristic_name, puzzle)
-    return solve_answer(puzzle, algorithm, heuristic_name, heuristic, weight, result,
-                        bool(request.get("all_solutions")))
+    return solve_answer(search.request.solve, search.heuristic, result)
 
 
 def subtree_steps(request: dict):

@@ -6,22 +6,11 @@ from __future__ import annotations
 import functools
 import time
 
-from .api_request import (
-    DEFAULT_ALGORITHM,
-    DEFAULT_HEURISTIC,
-    error,
-    error_of,
-    guarded,
-    is_int,
-    make_puzzle,
-    option_of,
-    printing,
-    whole,
-)
-from .errors import BadRequest, MissingData, SearchLimit, SlideLabError, TooLarge, Unavailable, Unsolvable
-from .heuristics import get_heuristic, heuristic_spec, pdb, user
+from .api_request import error, error_of, guarded, printing
+from .errors import MissingData, SearchLimit, SlideLabError, TooLarge, Unavailable, Unsolvable
+from .heuristics import get_heuristic, user
 from .puzzles import move_record
-from .scheduler import MAX_SPLIT
+from .requests import Solve, parse_solve, parse_trace
 from .search import ALGORITHMS
 from .search.control import Limits, run
 
@@ -29,12 +18,6 @@ MAX_SOLUTIONS = 1000  # all-solutions answers are cut here (the count is still e
 
 
 PROBE_NODES = 20_000  # nodes a depth-first search of a token puzzle gets before its goal is proved reachable
-
-
-MAX_WORKERS = 256  # processes one parallel IDA* may ask for
-
-
-MAX_TRACE_STEPS = 2000  # expansions a trace records at most (and by default): some thousand nodes, about a megabyte
 
 
 VERIFY_SECONDS = 10  # how long a search with the user's heuristic may spend finding the shortest length to compare
@@ -46,100 +29,56 @@ COMPARE_FLOOR_S = 1.0  # the comparison may take as long as the search itself to
 MAX_TRACE_NODES = 20_000  # nodes a trace records at most: where positions have dozens of moves, a few megabytes
 
 
-def solve_steps(request: dict):
+def solve_steps(request):
     """Generator form of `solve`: yields progress dicts, returns the answer dict."""
     return (yield from printing(request, guarded(_solve(request))))
 
 
-def solve_setup(request):
-    """(puzzle, algorithm, heuristic name, weight) of a solve request, every name checked; the heuristic is "zero"
-    for an algorithm that uses none, the weight None for one that takes none (else the request's or the default)."""
-    puzzle = make_puzzle(request)
-    name = option_of(request, "algorithm", str, DEFAULT_ALGORITHM)
-    algorithm = ALGORITHMS.get(name)
-    if algorithm is None:
-        raise BadRequest(f"unknown algorithm '{name}'; choose one of: {', '.join(ALGORITHMS)}")
-    if puzzle.kind not in algorithm.kinds:
-        raise BadRequest(f"the {name} algorithm does not solve {puzzle.kind} puzzles")
-    heuristic_name = heuristic_name_of(request)
-    spec = heuristic_spec(heuristic_name)  # checked even where the algorithm uses none: a typo is never ignored
-    chosen_tables(request)
-    if not algorithm.uses_heuristic:
-        heuristic_name = "zero"
-    elif puzzle.kind not in spec.kinds:
-        raise BadRequest(f"the {heuristic_name} heuristic does not apply to {puzzle.kind} puzzles")
-    if algorithm.default_weight is None:
-        if request.get("weight") is not None:
-            raise BadRequest(f"a weight is for weighted A* (f = g + W * h); {name} takes none")
-        return puzzle, algorithm, heuristic_name, None
-    weight = float(option_of(request, "weight", float, algorithm.default_weight))
-    return puzzle, algorithm, heuristic_name, int(weight) if weight.is_integer() else weight
+def estimator_of(parsed):
+    """The heuristic a parsed request (Solve, Trace) searches with, built for its puzzle."""
+    return build_estimator(parsed.method.used, parsed.puzzle, parsed.code, parsed.method.tables)
 
 
-def heuristic_name_of(request) -> str:
-    """The heuristic a request names: "yours" for a Python callable (the Python API) or code with no other name."""
-    value = request.get("heuristic")
-    if callable(value):
-        return user.NAME
-    name = option_of(request, "heuristic", str, user.NAME if request.get("heuristic_code") is not None
-                   else DEFAULT_HEURISTIC)
-    if name != user.NAME and request.get("heuristic_code") is not None:
-        raise BadRequest(f"'heuristic_code' is your own heuristic's code: it goes with the heuristic "
-                         f"'{user.NAME}', not '{name}'")
-    return name
-
-
-def chosen_tables(request):
-    """The set of tables `auto` uses for a solve request ("tables": the page names the set the user chose, and
-    installs its files before the search), or None for the largest at hand (pdb.auto_table_set)."""
-    chosen = option_of(request, "tables", str)
-    if chosen is not None and chosen not in pdb.TABLE_SETS:
-        raise BadRequest(f"tables must be one of {', '.join(pdb.TABLE_SETS)}, not '{chosen[:20]}'")
-    return chosen
-
-
-def estimator_of(request, name, puzzle):
-    """The heuristic `name` built for `puzzle`; "yours" from the request's code (or callable); `auto` with the
-    tables the request offers."""
+def build_estimator(name: str, puzzle, code, tables: str | None = None):
+    """The heuristic `name` built for `puzzle`: "yours" from the request's code (requests.UserCode: compiled here, or
+    a callable); `auto` with the set of `tables` the request chose."""
     if name != user.NAME:
-        return get_heuristic(name, puzzle, chosen_tables(request))
-    value = request.get("heuristic")
-    if callable(value):
-        return user.user_heuristic(puzzle, callable_=value)
-    code = option_of(request, "heuristic_code", str)
-    if code is None:
+        return get_heuristic(name, puzzle, tables)
+    if code.callable is not None:
+        return user.user_heuristic(puzzle, callable_=code.callable)
+    if code.code is None:
         user.needs_code(puzzle)
-    return user.user_heuristic(puzzle, code, option_of(request, "heuristic_function", str, user.DEFAULT_FUNCTION),
-                               filename=option_of(request, "heuristic_filename", str, user.CODE_NAME))
+    return user.user_heuristic(puzzle, code.code, code.function, filename=code.filename)
 
 
-def _compares(request, algorithm, heuristic_name) -> bool:
+def _compares(parsed) -> bool:
     """Whether a path found with the user's heuristic is compared with the shortest: only an algorithm that is
     shortest with an admissible heuristic (A*, IDA*) is, and not when the request says "compare": false."""
-    return (heuristic_name == user.NAME and algorithm.uses_heuristic and algorithm.optimal
-            and option_of(request, "compare", bool, True))
+    return _with_yours(parsed) and parsed.compare
+
+
+def _with_yours(parsed) -> bool:
+    """Whether the search's paths are shortest only if your heuristic is admissible: A* or IDA* with yours."""
+    spec = parsed.method.spec
+    return parsed.method.heuristic == user.NAME and spec.uses_heuristic and spec.optimal
 
 
 def _solve(request):
-    puzzle, algorithm, heuristic_name, weight = solve_setup(request)
-    name = algorithm.name
-    parallel = _parallel(request, name)  # refused before your code is ever run
-    heuristic = estimator_of(request, heuristic_name, puzzle)
-    all_solutions = option_of(request, "all_solutions", bool, False)
-    if all_solutions and not algorithm.all_solutions:
-        able = ", ".join(a.name for a in ALGORITHMS.values() if a.all_solutions)
-        raise BadRequest(f"{name} finds one solution; all shortest solutions are listed by: {able}")
-    limits = Limits(option_of(request, "max_nodes", int), option_of(request, "max_seconds", float))
+    parsed = parse_solve(request)  # every value checked before your code is ever run
+    puzzle, method = parsed.puzzle, parsed.method
+    algorithm = method.spec
+    heuristic = estimator_of(parsed)
+    limits = parsed.budget.start()
     puzzle.check_solvable()
-    options = {"all_solutions": all_solutions, "weight": weight, "parallel": parallel}
+    options = {"all_solutions": method.all_solutions, "weight": method.weight,
+               "parallel": _parallel(parsed)}
     if puzzle.kind == "tokens" and not algorithm.exhaustive:
         result = yield from _probe_then_prove(puzzle, algorithm, heuristic, limits, options)
     else:
         result = yield from algorithm.start(puzzle, heuristic, limits, options)
-    answer = solve_answer(puzzle, algorithm, heuristic_name, heuristic, weight, result, all_solutions)
-    if answer["ok"] and heuristic_name == user.NAME and algorithm.uses_heuristic and algorithm.optimal:
-        yield from _compare_with_shortest(puzzle, answer, limits, _compares(request, algorithm, heuristic_name),
-                                          result.stats.elapsed_s)
+    answer = solve_answer(parsed, heuristic, result)
+    if answer["ok"] and _with_yours(parsed):
+        yield from _compare_with_shortest(puzzle, answer, limits, _compares(parsed), result.stats.elapsed_s)
     return answer
 
 
@@ -172,88 +111,54 @@ def _compare_with_shortest(puzzle, answer, limits, compare: bool, searched_s: fl
         answer["longer_by"] = answer["length"] - shortest
 
 
-def solve_answer(puzzle, algorithm, heuristic_name, heuristic, weight, result, all_solutions):
+def solve_answer(parsed: Solve, heuristic, result) -> dict:
     """A solve answer from a search's result, its path checked by replaying it."""
+    puzzle, method = parsed.puzzle, parsed.method
     final = puzzle.replay(result.moves)
     if not puzzle.is_goal(final):  # every answer is checked by replaying it
-        return error("internal", f"{algorithm.name} returned a path that does not reach the goal")
-    answer = {"ok": True, "length": len(result.moves), "optimal": result.optimal,
-              "moves": [move_record(m) for m in result.moves], "algorithm": algorithm.name,
-              "heuristic": heuristic_name if algorithm.uses_heuristic else None,
-              "stats": result.stats.as_dict()}
+        return error("internal", f"{method.algorithm} returned a path that does not reach the goal")
+    answer: dict = {"ok": True, "length": len(result.moves), "optimal": result.optimal,
+                      "moves": [move_record(m) for m in result.moves], "algorithm": method.algorithm,
+                      "heuristic": method.answered, "stats": result.stats.as_dict()}
     _add_notation(answer, puzzle, result.moves)
-    if all_solutions:
+    if method.all_solutions:
         sols = result.solutions or [result.moves]
         answer["solution_count"] = len(sols)
         answer["solutions"] = [[move_record(m) for m in s] for s in sols[:MAX_SOLUTIONS]]
-    _describe_method(answer, heuristic, weight)
+    _describe_method(answer, heuristic, method.weight)
     answer.update(result.extra)
     return answer
 
 
-def worker_count(request, default: int) -> int:
-    """The processes a request asks for, "workers": a whole number from 0 (one per core) to MAX_WORKERS, else
-    `default`; the one reading of it for solve and explore alike."""
-    value = whole(request.get("workers"))
-    if value is None:
-        return default
-    if not is_int(value) or not 0 <= value <= MAX_WORKERS:
-        raise BadRequest(f"'workers' must be a whole number from 0 (one per core) to {MAX_WORKERS}")
-    if value == 0:
-        from .workers import cores
-
-        return cores()
-    return value
-
-
-# what carries a search split over workers: forked processes, a Dask cluster, the page's pool of Web Workers (which
-# only the page's own solver asks for)
-SOLVE_ENGINES = ("processes", "dask", "page")
-
-
-def _parallel(request, algorithm_name):
-    """How a solve request's search is split over workers ("workers", "engine", "scheduler"): the search generator
-    `parallel(puzzle, heuristic, limits, all_solutions)` that runs it (scheduler.py), or None for one process. Only
-    IDA* is split: on forked processes where they share memory, on the page's pool of Web Workers ("engine": "page",
-    from the page's own solver), or on a Dask cluster ("engine": "dask"; the one at "scheduler", which means dask, else
-    a local one of "workers" processes, one per core by default)."""
-    address = option_of(request, "scheduler", str)
-    engine = option_of(request, "engine", str, "processes" if address is None else "dask")
-    if engine not in SOLVE_ENGINES:
-        raise BadRequest(f"'engine' must be one of {', '.join(SOLVE_ENGINES)}, not '{engine[:20]}'")
-    if address is not None and engine != "dask":
-        raise BadRequest("a scheduler address is for the dask engine")
-    value = whole(request.get("workers"))
-    if engine == "processes" and (value is None or value == 1 and is_int(value)):
+def _parallel(parsed: Solve):
+    """The search generator `parallel(puzzle, heuristic, limits, all_solutions)` (scheduler.py) that runs a solve
+    request split over workers, or None for one process: on forked processes where they share memory, on the page's
+    pool of Web Workers (from the page's own solver), or on a Dask cluster (the one at the request's scheduler, else
+    a local one)."""
+    plan = parsed.parallel
+    if plan is None:
         return None
-    workers = worker_count(request, 1 if engine == "processes" else 0)
-    if algorithm_name != "idastar":
-        raise BadRequest(f"only IDA* is split over workers; {algorithm_name} runs on one (leave 'workers' out)")
     from . import carriers
+    from .api_pool import searched_of
+    from .requests import parse_split, split_request
+    from .scheduler import MAX_SPLIT
 
-    if engine == "page":
-        from .api_pool import searched_of, split_of
-
-        keep = {k: v for k, v in request.items() if k not in ("workers", "engine", "max_nodes", "max_seconds")}
-        request_for_workers = dict(keep, pool=min(workers, MAX_SPLIT))
-        split_of(request_for_workers)  # checked here, as every worker will read it
-        return carriers.in_page(min(workers, MAX_SPLIT), request_for_workers, searched_of)
-    if engine == "dask":
-        if request.get("heuristic_code") is not None or callable(request.get("heuristic")):
-            raise BadRequest("your own heuristic runs in a supervised process on this machine, never on a Dask "
-                             "cluster: leave 'engine' out")
+    if plan.engine == "page":
+        size = min(plan.workers, MAX_SPLIT)
+        for_workers = split_request(parsed, size)
+        parse_split(for_workers)  # checked here, as every worker will read it
+        return carriers.in_page(size, for_workers, searched_of)
+    if plan.engine == "dask":
         from .api_pool import split_of
 
-        keep = {k: v for k, v in request.items() if k not in ("workers", "engine", "scheduler", "max_nodes",
-                                                               "max_seconds")}
-        return carriers.on_dask(address, workers,
-                                lambda size, name: functools.partial(split_of, dict(keep, pool=size, heuristic=name)))
+        return carriers.on_dask(plan.scheduler, plan.workers,
+                                lambda size, name: functools.partial(split_of, split_request(parsed, size, name)))
     from .workers import fork_unavailable
 
     why_not = fork_unavailable()
     if why_not is not None:
         raise Unavailable(why_not)
-    return carriers.forked(workers)
+    return carriers.forked(plan.workers)
 
 
 def _add_notation(answer, puzzle, moves) -> None:
@@ -320,55 +225,48 @@ def probe_reachable(puzzle, algorithm, heuristic, limits, options):
     return None, "reachable"
 
 
-def solve(request: dict, on_progress=None, should_cancel=None) -> dict:
-    """Solve a puzzle: {"board", "goal"?, "puzzle"?, "algorithm"?, "heuristic"?, "all_solutions"?, "max_nodes"?,
-    "max_seconds"?, "workers"?, "engine"? ("processes" or "dask": what carries a split IDA*), "scheduler"? (a Dask
-    cluster's address)} -> {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ...,
-    "parallel"? (a split search's workers, subtrees, workers replaced)}."""
+def solve(request, on_progress=None, should_cancel=None) -> dict:
+    """Solve a puzzle: a solve request (its JSON, or requests.Solve: {"board", "goal"?, "puzzle"?, "algorithm"?,
+    "heuristic"?, "all_solutions"?, "max_nodes"?, "max_seconds"?, "workers"?, "engine"?, "scheduler"?, ...}) ->
+    {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ..., "parallel"? (a split search's
+    workers, subtrees, workers replaced)}; every key is in docs/api.schema.json."""
     try:
         return run(solve_steps(request), on_progress, should_cancel)
     except SlideLabError as e:
         return error_of(e)
 
 
-def trace_steps(request: dict):
+def trace_steps(request):
     """Generator form of `trace`: yields progress dicts, returns the answer dict."""
     return (yield from printing(request, guarded(_trace(request))))
 
 
 def _trace(request):
-    puzzle, algorithm, heuristic_name, weight = solve_setup(request)
-    if not algorithm.traceable:
-        able = ", ".join(a.name for a in ALGORITHMS.values() if a.traceable)
-        raise BadRequest(f"{algorithm.name} cannot be traced; these can: {able}")
-    max_steps = option_of(request, "max_steps", int, MAX_TRACE_STEPS)
-    if max_steps > MAX_TRACE_STEPS:
-        raise BadRequest(f"'max_steps' is at most {MAX_TRACE_STEPS:,} (a trace records every node)")
-    limits = Limits(None, option_of(request, "max_seconds", float))
-    heuristic = estimator_of(request, heuristic_name, puzzle)
+    parsed = parse_trace(request)
+    puzzle, method = parsed.puzzle, parsed.method
+    limits = Limits(None, parsed.max_seconds)
+    heuristic = estimator_of(parsed)
     puzzle.check_solvable()
     from .search.trace import trace as trace_search  # only traces pay for importing it
 
-    recorded = yield from trace_search(puzzle, algorithm, heuristic, max_steps, MAX_TRACE_NODES, {"weight": weight},
-                                       limits)
-    answer = {"ok": True, "algorithm": algorithm.name,
-              "heuristic": heuristic_name if algorithm.uses_heuristic else None, "puzzle": puzzle.kind,
-              "board": puzzle.format(puzzle.start), "goal": puzzle.format(puzzle.goal),
-              "optimal": algorithm.optimal and recorded["moves"] is not None}
-    _describe_method(answer, heuristic, weight)
+    recorded = yield from trace_search(puzzle, method.spec, heuristic, parsed.max_steps, MAX_TRACE_NODES,
+                                       {"weight": method.weight}, limits)
+    answer: dict = {"ok": True, "algorithm": method.algorithm, "heuristic": method.answered,
+                      "puzzle": puzzle.kind, "board": puzzle.format(puzzle.start), "goal": puzzle.format(puzzle.goal),
+                      "optimal": method.spec.optimal and recorded["moves"] is not None}
+    _describe_method(answer, heuristic, method.weight)
     answer.update(recorded)
     stopped = answer.pop("stopped", None)
     if stopped is not None:  # the heuristic failed, or the time ran out: the trace so far, beside the error
         return {**error_of(stopped), "trace": answer}
     if recorded["moves"] is not None:
         _add_notation(answer, puzzle, recorded["moves"])
-        if heuristic_name == user.NAME and algorithm.uses_heuristic and algorithm.optimal:
-            yield from _compare_with_shortest(puzzle, answer, limits, _compares(request, algorithm, heuristic_name),
-                                              answer["stats"]["elapsed_s"])
+        if _with_yours(parsed):
+            yield from _compare_with_shortest(puzzle, answer, limits, _compares(parsed), answer["stats"]["elapsed_s"])
     return answer
 
 
-def trace(request: dict, on_progress=None, should_cancel=None) -> dict:
+def trace(request, on_progress=None, should_cancel=None) -> dict:
     """Trace a search step by step: a solve request ({"board", "goal"?, "puzzle"?, "rule"?, "algorithm"?,
     "heuristic"?, "weight"?}) with "max_steps"? (the expansions recorded, at most and by default 2,000; a trace
     also stops at 20,000 nodes) -> {"ok": true, "nodes", "steps", "expanded", "truncated", "length", "solution",

@@ -22,8 +22,6 @@ from collections import deque
 from . import api, batch_split, supervised
 from .cluster import dask_client
 from .errors import SlideLabError
-from .heuristics import get_heuristic
-from .search import ALGORITHMS
 from .workers import MAX_TRIES, ForkedPool, GaveUp, cores, serve
 
 ENGINES = ("processes", "dask")
@@ -280,17 +278,20 @@ class _Valid:
 def load_tables(requests) -> None:
     """Build in this process the heuristic that the first valid request's search uses, loading its tables (pattern
     databases, walking distance's), so that forked workers share them; nothing is solved here."""
+    from .api_solve import estimator_of
+    from .heuristics import user
+    from .requests import parse_solve
+
     for request in requests:
         try:
-            puzzle = api.make_puzzle(request)
+            parsed = parse_solve(request)
         except SlideLabError:
             continue
-        algorithm = ALGORITHMS.get(request.get("algorithm") or api.DEFAULT_ALGORITHM)
-        if algorithm is not None and algorithm.uses_heuristic:
+        if parsed.method.used not in ("zero", user.NAME):
             try:
-                get_heuristic(request.get("heuristic") or api.DEFAULT_HEURISTIC, puzzle)
+                estimator_of(parsed)
             except SlideLabError:
-                pass  # not for this puzzle, or a table not built: each position's answer says so
+                pass  # a table not built: each position's answer says so
         return
 
 

@@ -12,7 +12,6 @@ from .cli_args import EXIT_INVALID, EXIT_NO_SOLUTION, EXIT_OK, EXIT_WRITE_FAILED
 from .cli_tables import prepare_databases
 from .cli_text import n_moves
 from .errors import SlideLabError
-from .heuristics import HEURISTICS
 
 
 class Refused(Exception):
@@ -59,21 +58,18 @@ def _refuse(message: str) -> int:
 
 
 def _options(args) -> dict:
-    """The solve options of every position, checked."""
+    """The solve options of every position, checked as every solve will check them (requests.method_of)."""
     from . import batch
-    from .search import ALGORITHMS
+    from .requests import method_of
 
-    if args.algorithm not in ALGORITHMS:
-        raise Refused(f"unknown algorithm '{args.algorithm}'; choose one of: {', '.join(ALGORITHMS)}")
-    if args.heuristic is not None and args.heuristic not in HEURISTICS:
-        raise Refused(f"unknown heuristic '{args.heuristic}'; choose one of: {', '.join(HEURISTICS)}")
     if not 0 <= args.workers <= api.MAX_WORKERS:
         raise Refused(f"--workers must be from 0 (one per core) to {api.MAX_WORKERS}")
     if args.scheduler and args.engine != "dask":
         raise Refused("--scheduler is for --engine dask")
     try:
         method = request_of(args)
-    except FileError as e:
+        method_of(method)
+    except (FileError, SlideLabError) as e:
         raise Refused(str(e)) from None
     return {k: v for k, v in method.items() if k in batch.PROBLEM_KEYS + batch.LIMIT_KEYS + batch.CODE_KEYS}
 

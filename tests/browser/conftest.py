@@ -3,6 +3,7 @@ dist/ served without HTTP caching (`site`: only the service worker answers offli
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -62,11 +63,36 @@ def ready_page(browser, base_url: str, fragment: str = "", **context_args):
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    answers_kept(page)
     page.goto(base_url + fragment)
     expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_TIMEOUT_MS)
     yield page
+    wrong = answers_against_schema(page)
     context.close()
     assert errors == []
+    assert wrong == []
+
+
+CHECKED_CALLS = ("solve", "trace", "explore", "check_heuristic", "check")  # the answers docs/api.schema.json types
+
+
+def answers_kept(page) -> None:
+    """Have the page's bridge keep every answer its workers give (web/js/bridge.js), from the next load on."""
+    page.add_init_script("globalThis.slidelabAnswers = [];")
+
+
+def answers_against_schema(page) -> list[str]:
+    """What is wrong, by docs/api.schema.json, with the answers the page's workers gave since answers_kept: every
+    answer of a typed call, and every error answer; the kept answers are then forgotten."""
+    from slidelab.schema import answer_errors
+
+    kept = page.evaluate("() => (globalThis.slidelabAnswers || []).splice(0)")
+    wrong = []
+    for call, answer in kept:
+        answer = json.loads(answer) if isinstance(answer, str) else answer  # a trace comes as JSON text
+        if call in CHECKED_CALLS or isinstance(answer, dict) and answer.get("ok") is False:
+            wrong += [f"{call}: {error}" for error in answer_errors(answer, call if call in CHECKED_CALLS else "")]
+    return wrong
 
 
 class Site(build.SiteHandler):

@@ -6,6 +6,7 @@ import re
 import time
 
 import pytest
+from conftest import answers_against_schema, answers_kept
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -51,10 +52,13 @@ def solver_page(browser, base_url):
     """One page whose solver has started, shared by the tests that solve (Pyodide takes seconds to start)."""
     context = browser.new_context()
     page = context.new_page()
+    answers_kept(page)
     page.goto(base_url)
     wait_ready(page)
     yield page
+    wrong = answers_against_schema(page)
     context.close()
+    assert wrong == []
 
 
 @pytest.fixture

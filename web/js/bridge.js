@@ -268,7 +268,10 @@ export class Solver {
       answer(failure('internal', t('error.not-sent', { reason: reasonOf(error) })));
       call = settled;
     }
-    call.then(answer, error => {
+    call.then(value => {
+      globalThis.slidelabAnswers?.push([name, value]);  // the browser tests hold every answer to docs/api.schema.json
+      answer(value);
+    }, error => {
       // The engine answers every request, so a rejected call means the runtime itself failed: a long request's
       // worker is started afresh, so that the next request does not meet a dead one.
       const failed = failure('internal', reasonOf(error));

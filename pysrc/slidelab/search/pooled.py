@@ -21,10 +21,11 @@ _LAST: OrderedDict = OrderedDict()  # the splits last used in this runtime, by t
 
 class PooledSearch:
     """One split search: `frontier` (None when the split met the goal: then `goals` holds every path to it), and,
-    once started, the driver between its rounds and the run's `stats`."""
+    once started, the driver between its rounds and the run's `stats`; `request`, what it was built from."""
 
-    def __init__(self, puzzle, heuristic, wanted: int, all_solutions: bool):
+    def __init__(self, puzzle, heuristic, wanted: int, all_solutions: bool, request=None):
         self.puzzle, self.heuristic, self.all_solutions = puzzle, heuristic, all_solutions
+        self.request = request
         self.goals, self.frontier, *self.split_nodes = split(puzzle, wanted, not all_solutions)
         self.stats = Stats(*self.split_nodes)
         self.started = time.perf_counter()
