@@ -95,6 +95,10 @@ def test_the_parsed_request_is_frozen_and_says_what_the_parse_worked_out():
     assert bfs.method.used == "zero" and bfs.method.answered is None and bfs.method.weight is None
     split = requests.parse_solve({"board": HARDEST_8, "workers": 3, "engine": "page"}).parallel
     assert split == requests.Parallel(3, "page", None)
+    from slidelab.workers import cores
+
+    on_dask = requests.parse_solve({"board": HARDEST_8, "scheduler": "tcp://127.0.0.1:8786"}).parallel
+    assert on_dask == requests.Parallel(cores(), "dask", "tcp://127.0.0.1:8786")  # a cluster: one per core by default
 
 
 def answers():

@@ -184,7 +184,39 @@ class Checked(TypedDict):
     rows: int
     cols: int
     reason: NotRequired[str]  # why it is not solvable
-    why: NotRequired[dict[str, Any]]
+    why: NotRequired[Error]
+    rule: NotRequired[str]  # a token puzzle's: its move rule, square names and removed cells
+    squares: NotRequired[list[str]]
+    removed: NotRequired[list[int]]
+
+
+class TableStatus(TypedDict):
+    name: str
+    ready: bool
+    entries: int
+    memory_bytes: int
+    file_bytes: NotRequired[int]  # the large tables: estimates, said before building
+    build_s: NotRequired[float]
+    build_memory_bytes: NotRequired[int]
+
+
+class Tables(TypedDict):
+    """A pattern_databases answer: the tables a request's search uses, and whether each is at hand."""
+
+    ok: Literal[True]
+    set: str | None
+    tables: list[TableStatus]
+    ready: bool
+
+
+class PoolStep(TypedDict):
+    """A step of a search driven a round at a time (api.pool_start, api.pool_next: a batch's split positions)."""
+
+    ok: Literal[True]
+    events: list[dict[str, Any]]
+    subtrees: NotRequired[int]
+    round: NotRequired[dict[str, Any]]
+    answer: NotRequired[Solved | Failed]
 
 
 class Progress(TypedDict):
@@ -201,4 +233,4 @@ class Progress(TypedDict):
 
 
 ANSWERS = {"solve": Solved, "trace": Traced, "explore": Explored, "check_heuristic": HeuristicChecked,
-           "check": Checked, "error": Failed, "progress": Progress}
+           "check": Checked, "pattern_databases": Tables, "error": Failed, "progress": Progress}

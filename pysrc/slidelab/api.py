@@ -10,6 +10,10 @@ progress dicts and returning the answer, which the worker drives from an async l
 
 from __future__ import annotations
 
+from typing import cast
+
+from .answers import Checked, Failed, Tables, TableStatus
+
 # the api is this module: its entry points, errors and limits, from the modules of each concern
 from .api_pool import pool_next, pool_start, pool_start_steps, subtree_steps  # noqa: F401
 from .api_request import error, error_of, failure  # noqa: F401
@@ -52,7 +56,7 @@ from .requests import (  # noqa: F401
 from .search import ALGORITHMS
 
 
-def pattern_databases(request: dict, build: bool = False, on_progress=None, dask=None) -> dict:
+def pattern_databases(request: dict, build: bool = False, on_progress=None, dask=None) -> Tables | Failed:
     """The pattern-database tables a request needs, and whether each is at hand: {"ok": true, "set" (the table set; None
     without tables), "tables": [{"name", "ready", "entries", "memory_bytes", and for the large tables "file_bytes",
     "build_s" and "build_memory_bytes" (estimates, said before building)}], "ready": bool}. A shape ({"shape": "4x4",
@@ -92,15 +96,16 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None, dask
                     if on_progress is not None:
                         on_progress({"type": "build", "table": name, "done": done, "total": total})
                 pdb.ensure_table(name, rows, cols, cells, progress=report, dask=dask)
-        tables = [{"name": name, "ready": pdb.is_ready(name, rows, cols, cells),
-                   **pdb.cost(rows, cols, cells, pdb.is_ranked(name))} for name, rows, cols, cells in plan]
+        tables = [cast(TableStatus, {"name": name, "ready": pdb.is_ready(name, rows, cols, cells),
+                                     **pdb.cost(rows, cols, cells, pdb.is_ranked(name))})
+                  for name, rows, cols, cells in plan]
         return {"ok": True, "set": table_set if tables else None, "tables": tables,
                 "ready": all(t["ready"] for t in tables)}
     except Exception as e:
         return failure(e)
 
 
-def install_pattern_database(data) -> dict:
+def install_pattern_database(data) -> dict | Failed:
     """Keep a pattern-database file's bytes (fetched by the browser worker) in memory for this session:
     {"ok": true, "name"}, or an error answer if the bytes are not a sound file."""
     try:
@@ -109,19 +114,22 @@ def install_pattern_database(data) -> dict:
         return failure(e)
 
 
-def check(request: dict) -> dict:
+def check(request: dict) -> Checked | Failed:
     """Validate a position without searching: its shape, formatted text and whether it is solvable."""
     try:
         puzzle = make_puzzle(request)
-        answer = {"ok": True, "puzzle": puzzle.kind, "board": puzzle.format(puzzle.start),
-                  "goal": puzzle.format(puzzle.goal), "solvable": True, "rows": puzzle.rows, "cols": puzzle.cols}
+        answer: Checked = {"ok": True, "puzzle": puzzle.kind, "board": puzzle.format(puzzle.start),
+                           "goal": puzzle.format(puzzle.goal), "solvable": True, "rows": puzzle.rows,
+                           "cols": puzzle.cols}
         if puzzle.kind == "tokens":  # rule, square names, removed cells
-            answer.update(puzzle.describe())
+            drawn = puzzle.describe()
+            answer.update({"rule": drawn["rule"], "squares": drawn["squares"], "removed": drawn["removed"]})
         puzzle.check_solvable()
         return answer
     except SlideLabError as e:
         if e.code == "unsolvable":
-            return dict(answer, solvable=False, reason=str(e), why=e.as_dict())
+            answer.update({"solvable": False, "reason": str(e), "why": e.as_dict()})
+            return answer
         return error_of(e)
 
 

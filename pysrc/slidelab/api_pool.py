@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import time
 
+from .answers import Failed, PoolStep, Solved
 from .api_request import error, error_of, guarded
 from .api_solve import estimator_of, probe_reachable, solve_answer
 from .errors import BadRequest, SlideLabError
@@ -68,7 +69,7 @@ def _pool_start(request):
     return {"ok": True, "subtrees": len(search.frontier), "events": events, "round": _round(first, search.request.size)}
 
 
-def pool_start(request: dict, on_progress=None, should_cancel=None) -> dict:
+def pool_start(request: dict, on_progress=None, should_cancel=None) -> PoolStep | Failed:
     """Start a search split over a pool of runtimes: a solve request with "pool" (the runtimes, 1 to MAX_SPLIT) ->
     {"ok", "subtrees": n, "events": [], "round": {"bound", "todo": [subtree indices, in the serial search's order],
     "sizes": [their nodes in the last iteration], "groups": [[subtree indices], ...]: the tasks to hand out, in order}},
@@ -82,7 +83,7 @@ def pool_start(request: dict, on_progress=None, should_cancel=None) -> dict:
         return error_of(e)
 
 
-def pool_next(request: dict, results: dict) -> dict:
+def pool_next(request: dict, results: dict) -> PoolStep | Failed:
     """The next round of a started pool search: `results` is {"searched": [subtree_steps answers of the round],
     "workers": [{"expanded"}, ...] (each runtime's nodes so far), "workers_replaced"} -> {"ok", "events": [the
     round's {"type": "iteration", "bound", "expanded"}], "round": ...} as pool_start's, or {"ok", "events", "answer":
@@ -139,7 +140,7 @@ def searched_of(answer, subtrees: int):
     return Searched(dict(zip(indices, sizes, strict=False)), solutions, over, *numbers[:2])
 
 
-def _pooled_answer(search, result) -> dict:
+def _pooled_answer(search, result) -> Solved | Failed:
     """The solve answer of a pooled search's result, its path checked by replaying it."""
     return solve_answer(search.request.solve, search.heuristic, result)
 

@@ -3,19 +3,20 @@ into answers, and what your code printed (api.py re-exports them). Requests them
 
 from __future__ import annotations
 
+from .answers import Error, Failed
 from .errors import SlideLabError
 from .heuristics import user
 
 
-def error(code: str, message: str, reason: str | None = None, **details) -> dict:
+def error(code: str, message: str, reason: str | None = None, **details) -> Failed:
     """An error answer; `reason` and `details` let the page say it in its language (errors.SlideLabError)."""
-    answer: dict = {"code": code, "message": message}
+    answer: Error = {"code": code, "message": message}
     if reason:
-        answer.update(reason=reason, details=details)
+        answer.update({"reason": reason, "details": details})
     return {"ok": False, "error": answer}
 
 
-def error_of(e: SlideLabError) -> dict:
+def error_of(e: SlideLabError) -> Failed:
     """The error answer for an engine error."""
     return {"ok": False, "error": e.as_dict()}
 
@@ -52,7 +53,7 @@ def printing(request, steps):
     return answer
 
 
-def failure(e: Exception) -> dict:
+def failure(e: Exception) -> Failed:
     """The error answer for an exception out of the engine: its own error, or a bug's "internal" answer."""
     if isinstance(e, SlideLabError):
         return error_of(e)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import time
 
+from .answers import Failed, Solved, Traced
 from .api_request import error, error_of, guarded, printing
 from .errors import MissingData, SearchLimit, SlideLabError, TooLarge, Unavailable, Unsolvable
 from .heuristics import get_heuristic, user
@@ -111,13 +112,13 @@ def _compare_with_shortest(puzzle, answer, limits, compare: bool, searched_s: fl
         answer["longer_by"] = answer["length"] - shortest
 
 
-def solve_answer(parsed: Solve, heuristic, result) -> dict:
+def solve_answer(parsed: Solve, heuristic, result) -> Solved | Failed:
     """A solve answer from a search's result, its path checked by replaying it."""
     puzzle, method = parsed.puzzle, parsed.method
     final = puzzle.replay(result.moves)
     if not puzzle.is_goal(final):  # every answer is checked by replaying it
         return error("internal", f"{method.algorithm} returned a path that does not reach the goal")
-    answer: dict = {"ok": True, "length": len(result.moves), "optimal": result.optimal,
+    answer: Solved = {"ok": True, "length": len(result.moves), "optimal": result.optimal,
                       "moves": [move_record(m) for m in result.moves], "algorithm": method.algorithm,
                       "heuristic": method.answered, "stats": result.stats.as_dict()}
     _add_notation(answer, puzzle, result.moves)
@@ -225,7 +226,7 @@ def probe_reachable(puzzle, algorithm, heuristic, limits, options):
     return None, "reachable"
 
 
-def solve(request, on_progress=None, should_cancel=None) -> dict:
+def solve(request, on_progress=None, should_cancel=None) -> Solved | Failed:
     """Solve a puzzle: a solve request (its JSON, or requests.Solve: {"board", "goal"?, "puzzle"?, "algorithm"?,
     "heuristic"?, "all_solutions"?, "max_nodes"?, "max_seconds"?, "workers"?, "engine"?, "scheduler"?, ...}) ->
     {"ok": true, "length", "optimal", "moves", "algorithm", "heuristic", "stats", ..., "parallel"? (a split search's
@@ -266,7 +267,7 @@ def _trace(request):
     return answer
 
 
-def trace(request, on_progress=None, should_cancel=None) -> dict:
+def trace(request, on_progress=None, should_cancel=None) -> Traced | Failed:
     """Trace a search step by step: a solve request ({"board", "goal"?, "puzzle"?, "rule"?, "algorithm"?,
     "heuristic"?, "weight"?}) with "max_steps"? (the expansions recorded, at most and by default 2,000; a trace
     also stops at 20,000 nodes) -> {"ok": true, "nodes", "steps", "expanded", "truncated", "length", "solution",

@@ -3,12 +3,13 @@ check_heuristic (a heuristic against the true distances, complete or on a sample
 
 from __future__ import annotations
 
+from .answers import Explored, Failed, HeuristicChecked
 from .api_request import error_of, guarded, printing
 from .api_solve import build_estimator
 from .errors import MissingData, SearchLimit, SlideLabError, TooLarge
 from .heuristics import get_heuristic, user
 from .puzzles import move_record
-from .requests import HeuristicCheck, parse_check, parse_explore, space_of, worker_count
+from .requests import HeuristicCheck, parse_check, parse_explore, processes, space_of
 from .search import ALGORITHMS
 from .search.control import Limits, run
 
@@ -41,7 +42,7 @@ def _explore(request):
         search = indexed_explore(puzzle, limits)
     else:
         from .search.dask_explore import dask_explore
-        search = dask_explore(puzzle, limits, space.scheduler, worker_count({"workers": space.workers}, 2))
+        search = dask_explore(puzzle, limits, space.scheduler, processes(space.workers, 2))
     result = yield from search
     answer = {"ok": True, "puzzle": puzzle.kind, "goal": puzzle.format(puzzle.goal), "states": result.states,
               "depths": result.depths, "max_depth": result.max_depth,
@@ -59,7 +60,7 @@ def _explore(request):
     return answer
 
 
-def explore(request, on_progress=None, should_cancel=None) -> dict:
+def explore(request, on_progress=None, should_cancel=None) -> Explored | Failed:
     """Explore every position that can reach the goal: {"shape": "3x3"} or {"board", "goal"?, "puzzle"?}, with
     "max_nodes"?, "max_seconds"? -> {"ok": true, "states", "depths", "max_depth", "farthest", "farthest_count",
     "stats", ...}; with a board also its distance from the goal, "board_depth". Token puzzles are explored from
@@ -106,7 +107,7 @@ def _checked(parsed: HeuristicCheck, heuristic, limits, engine):
         from .workers import cores
 
         answer = yield from indexed_check_steps(puzzle, heuristic, limits,
-                                                worker_count({"workers": parsed.space.workers}, cores()),
+                                                processes(parsed.space.workers, cores()),
                                                 parsed.examples)
     else:
         from .heuristics.check import check_steps
@@ -139,7 +140,7 @@ def _shortest_from(puzzle, worst: dict):
         worst["notation"] = [puzzle.move_name(m) for m in result.moves]
 
 
-def check_heuristic(request, on_progress=None, should_cancel=None) -> dict:
+def check_heuristic(request, on_progress=None, should_cancel=None) -> HeuristicChecked | Failed:
     """Check a heuristic against the true distances: {"heuristic_code", "heuristic_function"?} (or "heuristic": a
     built-in name or, from Python, a callable) with {"shape": "3x3", "goal"?} or a puzzle like explore's, and
     "max_seconds"? -> {"ok": true, "complete", "positions", "admissible", "consistent", "worst"?, "move"?, "mean_h",

@@ -16,9 +16,12 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from . import api, cli_course
 from . import compare as compare_runs
+from .answers import Failed
 from .cli_args import EXIT_INVALID, EXIT_STOPPED, SHAPE, FileError, exit_code, request_of, run_code, say_error
 from .cli_batch import run_batch
 from .cli_tables import pdb_command, prepare_databases, print_pdb
@@ -284,6 +287,7 @@ def main(argv=None) -> int:
 
 
 def _command(args) -> int:
+    answer: Mapping[str, Any]
     if args.command == "batch":
         return run_batch(args)
     if args.command in ("exercise", "grade"):
@@ -321,8 +325,8 @@ def _command(args) -> int:
         else:
             if answer["ok"]:
                 printer(answer)
-            elif "trace" in answer:  # what a trace recorded before your heuristic failed or the time ran out
-                printer(answer["trace"])
+            elif isinstance(recorded := answer.get("trace"), Mapping):  # what a trace kept before your code failed
+                printer(recorded)
             print_printed(answer)
     except (KeyError, TypeError, AttributeError):  # made up by a process that ran your code (never by slidelab's)
         print("slidelab: user_code: the process running your heuristic answered something that is not an answer",
@@ -333,7 +337,7 @@ def _command(args) -> int:
     return say_error(answer) if not answer["ok"] else exit_code(answer)
 
 
-def _compare(request: dict) -> dict:
+def _compare(request: dict) -> dict | Failed:
     """`slidelab compare`: the position checked, then each pair solved in turn (your heuristic supervised)."""
     runs: list = compare_runs.parse_runs(request.pop("run", []))
     if request.pop("heuristic", None) is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from . import api
 from .errors import exit_status
@@ -70,13 +72,13 @@ def run_code(call, request: dict, on_progress=None) -> dict:
     return supervised.run(call, request, on_progress)
 
 
-def exit_code(answer: dict) -> int:
+def exit_code(answer: Mapping[str, Any]) -> int:
     if answer["ok"]:
         return EXIT_OK
     return exit_status(answer["error"]["code"])
 
 
-def say_error(answer: dict) -> int:
+def say_error(answer: Mapping[str, Any]) -> int:
     """Say an error answer on stderr in one line, `slidelab: CODE: reason`; its exit status."""
     print(f"slidelab: {answer['error']['code']}: {answer['error']['message']}", file=sys.stderr)
     return exit_code(answer)

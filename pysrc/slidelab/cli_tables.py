@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from . import api
+from .answers import Failed
 from .cli_text import ProgressBar
 from .heuristics.pdb import SHAPE_SUFFIX, cache_dir, parse_table_name, write_files
 
 
-def cost_line(table: dict) -> str:
+def cost_line(table: Mapping[str, Any]) -> str:
     """What building a table costs, said before it is built."""
 
     def size(n):
@@ -24,14 +27,14 @@ def cost_line(table: dict) -> str:
     return text
 
 
-def say_costs(status: dict) -> None:
+def say_costs(status: Mapping[str, Any]) -> None:
     """On stderr, what each table of a pattern_databases answer that is not ready yet will cost to build."""
     for table in status["tables"]:
         if not table["ready"]:
             print(f"building {cost_line(table)}", file=sys.stderr)
 
 
-def prepare_databases(request: dict) -> dict | None:
+def prepare_databases(request: dict) -> Failed | None:
     """Before a solve: build the pattern databases that search would use and the cache folder lacks (the api says
     which), saying first what each costs; the api's error answer if a build failed (numpy missing, a full disk),
     else None (a bad request is left for the solve to answer)."""
@@ -41,7 +44,7 @@ def prepare_databases(request: dict) -> dict | None:
         seconds = request.get("max_seconds")
         if seconds and build_s > seconds:  # the time limit is the user's: no half-hour build before the search
             rows, cols, _ = parse_table_name(status["tables"][0]["name"])
-            shape = f"{rows}x{cols}{SHAPE_SUFFIX[status['set']]}"
+            shape = f"{rows}x{cols}{SHAPE_SUFFIX[status['set'] or 'pdb']}"
             return api.error("limit", f"the {status['set']} tables are not built yet, and building them takes about "
                              f"{build_s / 60:.0f} minutes, beyond --max-seconds {seconds:g}: build them first "
                              f"(slidelab pdb {shape})")
@@ -54,7 +57,7 @@ def prepare_databases(request: dict) -> dict | None:
     return None
 
 
-def pdb_command(args) -> dict:
+def pdb_command(args) -> dict | Failed:
     if args.scheduler and args.engine != "dask":
         return api.error("invalid", "--scheduler is for --engine dask")
     if not 1 <= args.workers <= api.MAX_WORKERS:
@@ -86,7 +89,7 @@ def pdb_command(args) -> dict:
     return {"ok": True, "folder": str(cache_dir()), "shapes": answers}
 
 
-def print_pdb(answer: dict) -> None:
+def print_pdb(answer: Mapping[str, Any]) -> None:
     for entry in answer["shapes"]:
         print(f"{entry['shape']}: " + ", ".join(t["name"] for t in entry["tables"]))
     print(f"ready, in {answer['folder']}")

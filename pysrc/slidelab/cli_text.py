@@ -4,6 +4,8 @@ and progress on stderr."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from . import api
 
@@ -14,7 +16,7 @@ def n_moves(count: int) -> str:
     return f"{count} move" if count == 1 else f"{count} moves"
 
 
-def method_text(answer: dict) -> str:
+def method_text(answer: Mapping[str, Any]) -> str:
     """The algorithm, with its weight and heuristic, as the text output names it: `astar with auto (pdb)`."""
     method = answer["algorithm"] + (f" (W = {answer['weight']})" if "weight" in answer else "")
     if answer.get("heuristic"):
@@ -24,7 +26,7 @@ def method_text(answer: dict) -> str:
     return method
 
 
-def shortness(answer: dict) -> str:
+def shortness(answer: Mapping[str, Any]) -> str:
     """'optimal', or why not: 'not necessarily shortest' (greedy and weighted searches never promise it)."""
     if answer["optimal"]:
         return "optimal"
@@ -34,7 +36,7 @@ def shortness(answer: dict) -> str:
     return f"not necessarily shortest: {algorithm.name} never promises it"
 
 
-def print_solve(answer: dict) -> None:
+def print_solve(answer: Mapping[str, Any]) -> None:
     print(f"{n_moves(answer['length'])} ({shortness(answer)}), {method_text(answer)}")
     if not answer["optimal"] and "lower_bound" in answer:
         print(f"the shortest solution has at least {answer['lower_bound']} moves")
@@ -49,7 +51,7 @@ def print_solve(answer: dict) -> None:
         print_parallel(answer["parallel"])
 
 
-def print_shortest(answer: dict) -> None:
+def print_shortest(answer: Mapping[str, Any]) -> None:
     """What is known of a path found with your own heuristic against the shortest."""
     if "shortest_length" not in answer:
         return
@@ -68,7 +70,7 @@ def print_shortest(answer: dict) -> None:
         print(f"as short as the shortest ({shortest}, found with the built-in heuristics)")
 
 
-def print_moves(answer: dict) -> None:
+def print_moves(answer: Mapping[str, Any]) -> None:
     print("moves: " + (" ".join(map(str, answer.get("notation", answer["moves"]))) or "(already solved)"))
 
 
@@ -90,7 +92,7 @@ def print_parallel(p: dict) -> None:
           f"{' / '.join(f'{n:,}' for n in nodes)}{memory}{replaced}")
 
 
-def print_trace(answer: dict) -> None:
+def print_trace(answer: Mapping[str, Any]) -> None:
     nodes = answer["nodes"]
 
     def node(node_id, f=None):  # "#12  g=3 h=5 f=8  1 2 3/4 0 6/7 5 8"
@@ -125,7 +127,7 @@ def print_trace(answer: dict) -> None:
     print_stats(answer["stats"])
 
 
-def print_check(answer: dict) -> None:
+def print_check(answer: Mapping[str, Any]) -> None:
     n = answer["positions"]
     source = f" ({answer['file']})" if answer.get("file") else ""
     print(f"{answer['heuristic']}{source}, goal {answer['goal']}, {answer['engine']} engine")
@@ -163,7 +165,7 @@ def print_check(answer: dict) -> None:
     print_stats(answer["stats"])
 
 
-def print_explore(answer: dict) -> None:
+def print_explore(answer: Mapping[str, Any]) -> None:
     from_start = answer.get("root") == "start"  # token puzzles
     print(f"start: {answer['board']}" if from_start else f"goal: {answer['goal']}")
     shown = len(answer["farthest"])
@@ -253,7 +255,7 @@ def compare_method(row: dict) -> str:
     return method + (f" ({row['heuristic_used']})" if row.get("heuristic_used") else "")
 
 
-def print_compare(answer: dict) -> None:
+def print_compare(answer: Mapping[str, Any]) -> None:
     rows = answer["rows"]
     width = max(len(compare_method(row)) for row in rows)
     print(f"{'method':<{width}}  {'length':>8}  {'expanded':>12}  {'stored':>12}  {'time':>9}")
@@ -272,7 +274,7 @@ def print_compare(answer: dict) -> None:
         print_printed(row)
 
 
-def print_printed(answer: dict) -> None:
+def print_printed(answer: Mapping[str, Any]) -> None:
     """What your heuristic printed, after the answer and apart from it."""
     if answer.get("printed"):
         lines = answer["printed"].splitlines()

@@ -5,6 +5,13 @@ One class per kind of failure, each with the error code the api answers and the 
 reached.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # answers.py lists these errors' codes
+    from .answers import Error
+
 
 class SlideLabError(Exception):
     """Base class; `code` is the machine-readable error code used at the api boundary, `exit_status` the CLI's.
@@ -22,11 +29,11 @@ class SlideLabError(Exception):
         self.reason = reason
         self.details = details
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Error:
         """The error as the api answers it: {"code", "message", "reason"?, "details"?}."""
-        answer: dict = {"code": self.code, "message": str(self)}
+        answer: Error = {"code": self.code, "message": str(self)}
         if self.reason:
-            answer.update(reason=self.reason, details=self.details)
+            answer.update({"reason": self.reason, "details": self.details})
         return answer
 
 

@@ -280,8 +280,13 @@ def code_of(request, heuristic: str) -> UserCode | None:
 def worker_count(request, default: int) -> int:
     """The processes a request asks for, "workers": a whole number from 0 (one per core) to MAX_WORKERS, else
     `default`."""
-    value = whole_in(request, "workers", 0, MAX_WORKERS,
-                     f"'workers' must be a whole number from 0 (one per core) to {MAX_WORKERS}", default)
+    return processes(whole_in(request, "workers", 0, MAX_WORKERS,
+                              f"'workers' must be a whole number from 0 (one per core) to {MAX_WORKERS}"), default)
+
+
+def processes(workers: int | None, default: int) -> int:
+    """The processes a parsed "workers" stands for: 0 one per core, None `default` (which may be 0 too)."""
+    value = default if workers is None else workers
     if value == 0:
         from .workers import cores
 

@@ -12,7 +12,7 @@ student's code either.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .. import api, supervised
@@ -54,26 +54,27 @@ def _measure(exercise: Exercise, task: Task):
         answer = api.solve(request)
         if not answer["ok"]:
             raise SlideLabError(answer["error"]["message"])
-        return answer["length"] if task.quantity == "length" else answer["stats"][task.quantity]
+        stats: Mapping[str, Any] = answer["stats"]
+        return answer["length"] if task.quantity == "length" else stats[task.quantity]
     if board is None:
         board = exercise.space_board
     request = exercise.request(board)
     if board is None and exercise.puzzle == "sliding":
         raise ExerciseError(f"task {task.id}: the board to explore is not known: give the exercise a goal")
-    answer = api.explore(dict(request, max_seconds=TRUTH_SECONDS))
-    if not answer["ok"]:
-        raise SlideLabError(answer["error"]["message"])
+    explored = api.explore(dict(request, max_seconds=TRUTH_SECONDS))
+    if not explored["ok"]:
+        raise SlideLabError(explored["error"]["message"])
     if task.quantity == "positions":
-        return answer["states"]
+        return explored["states"]
     if task.quantity == "max_depth":
-        return answer["max_depth"]
+        return explored["max_depth"]
     if task.quantity == "distance":
-        return answer.get("board_depth")
+        return explored.get("board_depth")
     if task.quantity == "positions_at_distance":
-        depths = answer["depths"]
+        depths = explored["depths"]
         return depths[task.distance] if task.distance is not None and 0 <= task.distance < len(depths) else 0
     puzzle = api.make_puzzle(request)  # unreachable: the arrangements of the tiles that cannot reach the goal
-    return math.factorial(puzzle.size) - answer["states"]
+    return math.factorial(puzzle.size) - explored["states"]
 
 
 def grade_handin(exercise: Exercise, text: str, name: str, right: dict, evaluator=None) -> dict:

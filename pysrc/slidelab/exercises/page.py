@@ -18,6 +18,7 @@ import io
 import json
 
 from .. import __version__, api
+from ..answers import Failed
 from ..errors import BadRequest
 from ..heuristics import user
 from ..search.explore import MAX_POSITIONS
@@ -71,7 +72,7 @@ def hand_in(request) -> dict:
             "name": f"{exercise.id}-{safe}.slidelab.json"}
 
 
-def answer(name: str, request, ask=None) -> dict:
+def answer(name: str, request, ask=None) -> dict | Failed:
     """The answer of one of the page's exercise calls (open, hand_in, table, evaluator_start, evaluate, grade), its
     errors answered as the api answers them."""
     calls = {"open": open_exercise, "hand_in": hand_in, "table": table, "evaluator_start": evaluator_start,
