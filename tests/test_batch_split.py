@@ -9,8 +9,12 @@ import tempfile
 from pathlib import Path
 
 from slidelab import api, batch, batch_split
+from slidelab.api_solve import estimator_of
+from slidelab.carriers import ForkedCarrier
 from slidelab.puzzles.sliding import SlidingPuzzle
-from slidelab.search.control import run
+from slidelab.requests import parse_solve
+from slidelab.scheduler import parallel_idastar
+from slidelab.search.control import Limits, run
 
 HARD = "8 6 7/2 5 4/3 0 1"  # 31 moves; with the misplaced-tiles count, iterations of over 100,000 nodes
 EASY = ["1 2 3/4 5 6/7 0 8", "1 2 3/4 0 6/7 5 8", "4 1 3/7 2 6/0 5 8", "1 2 3/5 0 6/4 7 8"]
@@ -32,22 +36,19 @@ def _run(boards, workers, **options):
 
 
 def test_the_split_search_meets_the_subtrees_in_the_serial_searchs_order():
-    """Searched one round at a time on one worker (as a batch does while other positions wait), the split search
-    expands what the serial one does in every iteration, the last included (the split's own few nodes apart): the
-    pattern-database kernel ranks children near the root, and the driver hands the subtrees out in that order (in
-    the split's breadth-first order, the last iteration expanded 431,803 nodes here)."""
+    """Searched on one worker (as a batch's split position is while the other positions hold the rest), the split
+    search expands what the serial one does in every iteration, the last included (the split's own few nodes apart):
+    the pattern-database kernel ranks children near the root, and the scheduler hands the subtrees out in that order
+    (in the split's breadth-first order, the last iteration expanded 431,803 nodes here)."""
     request = {"board": KORF_11, "goal": KORF_GOAL, "heuristic": "pdb"}
     serial = api.solve(request)["stats"]
-    pooled = dict(request, pool=2)
-    step, searched_rounds = api.pool_start(pooled), 0
-    while "answer" not in step:
-        todo = step["round"]["todo"]
-        answers = [run(api.subtree_steps(dict(pooled, subtree=todo, bound=step["round"]["bound"])))]
-        step = api.pool_next(pooled, {"searched": answers, "workers": [{"expanded": 0}] * 2})
-        searched_rounds += 1
-    split = step["answer"]["stats"]["iterations"]
+    parsed = parse_solve(request)
+    heuristic = estimator_of(parsed)
+    search = parallel_idastar(parsed.puzzle, heuristic, Limits(), False, 2,  # split for two, carried by one
+                              lambda frontier: ForkedCarrier(1, parsed.puzzle, heuristic, frontier, False))
+    split = run(search).stats.iterations
     serial_of = {i["bound"]: i["expanded"] for i in serial["iterations"]}
-    assert searched_rounds > 3 and split[-1]["bound"] == serial["iterations"][-1]["bound"] == 57
+    assert len(split) > 3 and split[-1]["bound"] == serial["iterations"][-1]["bound"] == 57
     for mine in split:  # (a bound whose f only the split's levels reach is skipped: a small one)
         assert 0 <= serial_of[mine["bound"]] - mine["expanded"] <= 64, (mine, serial)  # the split's levels, once
 

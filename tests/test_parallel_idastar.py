@@ -231,12 +231,12 @@ def test_one_per_core_counts_the_cores_this_process_may_use(monkeypatch):
     assert answer["length"] == 31 and len(answer["parallel"]["workers"]) == 3
 
 
-def _drive_as_the_page_does(request, workers=2, lose=0, fail=False):
+def _drive_as_the_page_does(request, workers=2, lose=0, fail=False, forge=False):
     """web/js/pool.js, in CPython: the page's solver runs the scheduler ("engine": "page") and asks the page to queue
     tasks (in the round's order), for the next one when it takes one, and for what the other workers reported; here
     the other worker searches one queued task per question (api.subtree_steps, as a Web Worker would); the first
-    `lose` tasks it is handed are lost once (their runtime died), and with `fail` the first answers an error. Returns
-    (the solve answer, its iteration events)."""
+    `lose` tasks it is handed are lost once (their runtime died), with `fail` the first answers an error, and with
+    `forge` every answer claims a solution that is not one. Returns (the solve answer, its iteration events)."""
     from slidelab.search.control import run
 
     steps = api.solve_steps(dict(request, engine="page", workers=workers))
@@ -267,6 +267,7 @@ def _drive_as_the_page_does(request, workers=2, lose=0, fail=False):
                                                                              "message": "no tables here"}})
             else:
                 answer = run(api.subtree_steps(dict(base, subtree=task["subtrees"], bound=task["bound"])))
+                answer = dict(answer, solutions=[[1, 2]]) if forge else answer
                 told.append({"type": "done", "task": task["id"], "worker": 1, "answer": answer})
         reply = {"workers": list(range(1, workers)), "take": taken, "events": told}
 
@@ -322,21 +323,19 @@ def test_a_task_lost_in_the_page_is_searched_again_and_an_error_ends_the_search(
     assert answer["stats"]["iterations"][:-1] == undisturbed["stats"]["iterations"][:-1]
     failed, _ = _drive_as_the_page_does(request, fail=True)
     assert failed["error"]["code"] == "missing_data" and failed["error"]["message"] == "no tables here"
+    forged, _ = _drive_as_the_page_does(request, forge=True)  # every answer is replayed: a made-up path never passes
+    assert forged["error"]["code"] == "internal" and "does not reach the goal" in forged["error"]["message"]
 
 
-def test_a_token_split_probes_and_proves_as_a_solve_does():
+def test_a_token_search_split_over_workers_proves_its_goal_reachable_as_a_solve_does():
     reachable = {"puzzle": "tokens", "rule": "orthogonal", "board": "ABC/DEF/GH.", "goal": "HB./ADE/GCF",
-                 "heuristic": "zero", "pool": 2}
-    answer = api.pool_start(reachable)
-    assert answer["ok"] and "answer" not in answer and answer["subtrees"] >= 32 and answer["round"]["todo"]
-    events = []  # a long proof reports progress and can be cancelled (the page's Cancel)
-    answer = api.pool_start(dict(reachable, goal="BAC/DEF/GH.", heuristic="auto"), on_progress=events.append,
-                            should_cancel=lambda: True)
-    assert answer["error"]["code"] == "cancelled" and [event["type"] for event in events] == ["progress"]
-    quick = api.pool_start(dict(reachable, goal="DAC/GH./FBE"))  # 13 moves: the probe finds it, no split needed
-    assert quick["ok"] and quick["answer"]["length"] == 13 and quick["answer"]["optimal"]
-    assert api.pool_start(dict(reachable, max_seconds=5))["error"]["message"].startswith(
-        "a search split over workers takes no max_nodes or max_seconds")
+                 "heuristic": "zero"}
+    split = api.solve(dict(reachable, workers=2))
+    assert split["length"] == api.solve(reachable)["length"] == 16 and split["parallel"]["subtrees"] >= 32
+    unreachable = api.solve(dict(reachable, goal="BAC/DEF/GH.", heuristic="auto", workers=2))
+    assert unreachable["error"]["code"] == "unsolvable"  # proved, never deepened for ever
+    quick = api.solve(dict(reachable, goal="DAC/GH./FBE", workers=2))
+    assert quick["length"] == 13 and quick["optimal"]
 
 
 @pytest.mark.parametrize("request_, message", [
@@ -345,35 +344,36 @@ def test_a_token_split_probes_and_proves_as_a_solve_does():
     ({"board": "8 6 7/2 5 4/3 0 1", "pool": 10 ** 6}, "'pool' must be"),
     ({"board": "8 6 7/2 5 4/3 0 1", "pool": "2"}, "'pool' must be"),
     ({"board": "8 6 7/2 5 4/3 0 0", "pool": 2}, "appears more than once"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "pool": 2, "max_seconds": 5}, "a search split over workers takes no max_nodes"),
 ])
-def test_bad_pool_requests_are_refused(request_, message):
-    answer = api.pool_start(request_)
+def test_bad_split_requests_are_refused(request_, message):
+    from slidelab.search.control import run
+
+    answer = run(api.subtree_steps(dict(request_, subtree=0, bound=30)))
     assert answer["error"]["code"] == "invalid" and message in answer["error"]["message"]
 
 
-def test_bad_subtree_requests_and_results_are_refused():
+def test_bad_subtree_requests_and_answers_are_refused():
+    from slidelab.api_pool import searched_of
+    from slidelab.errors import BadRequest
     from slidelab.search.control import run
 
     base = {"board": "8 6 7/2 5 4/3 0 1", "pool": 2}
     for extra in ({"subtree": 99, "bound": 30}, {"subtree": "0", "bound": 30}, {"subtree": 0, "bound": None}):
         answer = run(api.subtree_steps(dict(base, **extra)))
         assert answer["error"]["code"] == "invalid" and "'subtree' must be" in answer["error"]["message"]
-    assert api.pool_start(base)["ok"]
     good = {"subtree": [0], "sizes": [5], "solutions": [], "over": 24, "expanded": 5, "generated": 9}
-    for bad in ({}, {"searched": "x"}, {"searched": [dict(good, subtree=[99])]}, {"searched": [dict(good, sizes="5")]},
-                {"searched": [dict(good, expanded=-1)]}, {"searched": [{"subtree": 0}]}, {"searched": [None]}):
-        answer = api.pool_next(base, bad)
-        assert answer["error"]["code"] == "invalid", (bad, answer)
-    # a path that does not reach the goal is never answered as a solution
-    answer = api.pool_next(base, {"searched": [dict(good, solutions=[[1, 2]])]})
-    assert not answer["ok"]
+    assert searched_of(good, 32).sizes == {0: 5}
+    for bad in (dict(good, subtree=[99]), dict(good, sizes="5"), dict(good, expanded=-1), {"subtree": 0}, None):
+        with pytest.raises(BadRequest):
+            searched_of(bad, 32)
 
 
 def test_a_group_of_subtrees_is_searched_as_its_members_are_one_by_one():
     from slidelab.search.control import run
 
     base = {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "pool": 2}
-    bound = api.pool_start(base)["round"]["bound"] + 6
+    bound = 21 + 6  # Manhattan's 21 is the first bound
     members = [run(api.subtree_steps(dict(base, subtree=i, bound=bound))) for i in range(5)]
     group = run(api.subtree_steps(dict(base, subtree=list(range(5)), bound=bound)))
     assert group["sizes"] == [m["expanded"] for m in members] and group["subtree"] == [0, 1, 2, 3, 4]

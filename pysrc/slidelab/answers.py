@@ -209,16 +209,6 @@ class Tables(TypedDict):
     ready: bool
 
 
-class PoolStep(TypedDict):
-    """A step of a search driven a round at a time (api.pool_start, api.pool_next: a batch's split positions)."""
-
-    ok: Literal[True]
-    events: list[dict[str, Any]]
-    subtrees: NotRequired[int]
-    round: NotRequired[dict[str, Any]]
-    answer: NotRequired[Solved | Failed]
-
-
 class Progress(TypedDict):
     """A long request's progress event (search/control.py's Meter.progress builds every one)."""
 

@@ -1,21 +1,17 @@
-"""The api's split searches: the split a worker builds from a request (`split_of`: the page's pool workers, a Dask
-cluster's), the subtrees it searches (`subtree_steps`), and a search driven a round at a time (`pool_start`,
-`pool_next`: a batch's split positions, batch_split.py)."""
+"""The api's split searches, seen from a worker: the split it builds from a request (`split_of`: the page's pool
+workers, a Dask cluster's, a batch's), the subtrees it searches (`subtree_steps`), and what its answer says to the
+scheduler (`searched_of`)."""
 
 from __future__ import annotations
 
 import json
-import time
 
-from .answers import Failed, PoolStep, Solved
-from .api_request import error, error_of, guarded
-from .api_solve import estimator_of, probe_reachable, solve_answer
-from .errors import BadRequest, SlideLabError
+from .api_request import guarded
+from .api_solve import estimator_of
+from .errors import BadRequest
 from .puzzles import move_record
 from .requests import is_int, parse_split, whole
 from .scheduler import frontier_size
-from .search import ALGORITHMS
-from .search.control import Limits, run
 
 
 def split_of(request):
@@ -37,89 +33,6 @@ def split_of(request):
     return pooled_search(key, make)
 
 
-def pool_start_steps(request: dict):
-    """Generator form of `pool_start`: yields progress dicts (while a token puzzle's goal is proved reachable),
-    returns the answer dict."""
-    return (yield from guarded(_pool_start(request)))
-
-
-def _pool_start(request):
-    started = time.perf_counter()
-    search = split_of(request)  # validated there
-    puzzle, heuristic = search.puzzle, search.heuristic
-    met = puzzle.is_goal(puzzle.start) or bool(search.goals)
-    if not met and puzzle.kind == "tokens":  # as a solve does: IDA* would deepen for ever towards an unreachable goal
-        options = {"all_solutions": search.all_solutions, "weight": None}
-        probed, _ = yield from probe_reachable(puzzle, ALGORITHMS["idastar"], heuristic, Limits(), options)
-        if probed is not None:  # the probe found the answer: no split needed
-            return {"ok": True, "events": [], "answer": _pooled_answer(search, probed)}
-    if met:
-        from .search.control import SearchResult, Stats
-
-        moves = search.goals[0] if search.goals else []
-        expanded, generated = search.split_nodes
-        result = SearchResult(moves, True, Stats(expanded, generated, len(moves) + 1),
-                              (search.goals or [[]]) if search.all_solutions else None)
-        result.extra = {"parallel": {"workers": [], "subtrees": 0, "workers_replaced": 0}}
-        return {"ok": True, "events": [], "answer": _pooled_answer(search, result)}
-    from_bound = whole(request.get("from_bound", 0))
-    if not is_int(from_bound) or from_bound < 0:
-        raise BadRequest("'from_bound' must be a whole number: the bounds below it have been searched already")
-    events, first = search.start(started, from_bound)
-    return {"ok": True, "subtrees": len(search.frontier), "events": events, "round": _round(first, search.request.size)}
-
-
-def pool_start(request: dict, on_progress=None, should_cancel=None) -> PoolStep | Failed:
-    """Start a search split over a pool of runtimes: a solve request with "pool" (the runtimes, 1 to MAX_SPLIT) ->
-    {"ok", "subtrees": n, "events": [], "round": {"bound", "todo": [subtree indices, in the serial search's order],
-    "sizes": [their nodes in the last iteration], "groups": [[subtree indices], ...]: the tasks to hand out, in order}},
-    or {"ok", "events": [], "answer": the solve answer} when the split meets the goal or, on a token puzzle, a short
-    probe search finds it (a goal the probe does not reach is first proved reachable, as a solve does: else the answer
-    is "unsolvable"). With "from_bound", the bounds below it are known to hold no solution: the first round's bound is
-    at least that (a batch's position that was being solved whole, batch_split.py)."""
-    try:
-        return run(pool_start_steps(request), on_progress, should_cancel)
-    except SlideLabError as e:
-        return error_of(e)
-
-
-def pool_next(request: dict, results: dict) -> PoolStep | Failed:
-    """The next round of a started pool search: `results` is {"searched": [subtree_steps answers of the round],
-    "workers": [{"expanded"}, ...] (each runtime's nodes so far), "workers_replaced"} -> {"ok", "events": [the
-    round's {"type": "iteration", "bound", "expanded"}], "round": ...} as pool_start's, or {"ok", "events", "answer":
-    the solve answer, its path checked by replaying it}."""
-    try:
-        search = split_of(request)
-        searched = _read_searched(search, results)
-        from .search.control import SearchResult
-
-        events, step = search.advance(searched)
-        if not isinstance(step, SearchResult):
-            return {"ok": True, "events": events, "round": _round(step, search.request.size)}
-        step.extra = {"parallel": {"workers": [{"expanded": int(w["expanded"])} for w in results.get("workers", [])],
-                                   "subtrees": len(search.frontier),
-                                   "workers_replaced": int(results.get("workers_replaced", 0))}}
-        return {"ok": True, "events": events, "answer": _pooled_answer(search, step)}
-    except SlideLabError as e:
-        return error_of(e)
-    except (TypeError, ValueError, KeyError, AttributeError) as e:
-        return error("invalid", f"a parallel result that cannot be read ({type(e).__name__}: {e})")
-
-
-def _round(step, size: int) -> dict:
-    """A Round as the page's pool is handed it: with its subtrees grouped into the tasks to hand out."""
-    from .search.parallel_idastar import groups
-
-    return dict(step._asdict(), groups=groups(step, size))
-
-
-def _read_searched(search, results) -> list:
-    """The Searched of a round's subtree answers (as subtree_steps gave them, through the page)."""
-    if not isinstance(results, dict) or not isinstance(results.get("searched"), list):
-        raise BadRequest("a parallel result has the round's searched subtrees")
-    return [searched_of(answer, len(search.frontier or ())) for answer in results["searched"]]
-
-
 def searched_of(answer, subtrees: int):
     """The Searched of a subtree_steps answer from another runtime, of a search split into `subtrees`; checked."""
     from .search.contour import INF
@@ -138,11 +51,6 @@ def searched_of(answer, subtrees: int):
         raise BadRequest(f"a parallel result that cannot be read ({type(e).__name__}: {e})") from None
     over = INF if answer["over"] is None else whole(answer["over"])
     return Searched(dict(zip(indices, sizes, strict=False)), solutions, over, *numbers[:2])
-
-
-def _pooled_answer(search, result) -> Solved | Failed:
-    """The solve answer of a pooled search's result, its path checked by replaying it."""
-    return solve_answer(search.request.solve, search.heuristic, result)
 
 
 def subtree_steps(request: dict):

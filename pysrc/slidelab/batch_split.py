@@ -6,12 +6,13 @@ Each position is solved whole by one worker, as a solve is: while other position
 serial search's answer and counts). Once none is (the tail), each whole search still running hands its position
 over, with the bound to go on from: at the end of an iteration of SPLIT_FROM nodes or more, or at once when the
 iteration at hand has done less than half of what it is likely to (then its nodes are lost, and counted). The
-position is then searched on as parallel IDA* searches it, its rounds driven one at a time (api.pool_start,
-api.pool_next: search/pooled.py runs `iterations`, as the scheduler of scheduler.py does): this process splits it
-and hands each round's tasks (subtrees in the order the serial search meets them, small neighbours grouped) to the
-workers (api.subtree_steps), the oldest position's first. The first solution stops the position's other tasks (a
-worker looks for a stop at each progress report). A split position's counts and iterations are the whole search's
-and then the split search's (the split's nodes, and every node the workers expanded for it, stopped tasks included).
+position is then searched on as parallel IDA* searches it: by the one scheduler (scheduler.py), whose carrier here is
+a share of the batch's pool (`Share`): this process splits the position, and the scheduler hands each round's tasks
+(subtrees in the order the serial search meets them, small neighbours grouped) to the pool's idle workers
+(api.subtree_steps), retries those whose worker died, and stops the others at the first solution. Several split
+positions run at once, each scheduler a coroutine that yields to this driver whenever it waits for the pool; the
+oldest position's tasks go out first. A split position's counts and iterations are the whole search's and then the
+split search's (the split's nodes, and every node the workers expanded for it, stopped tasks included).
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ import time
 from collections import OrderedDict, deque
 
 from . import api
-from .errors import SlideLabError
-from .scheduler import MAX_SPLIT
-from .search.control import run
-from .workers import MAX_TRIES, ForkedPool, GaveUp, serve
+from .api_pool import searched_of
+from .api_solve import estimator_of, solve_answer
+from .errors import SlideLabError, error_of_answer
+from .requests import parse_solve, split_request
+from .scheduler import MAX_SPLIT, Ask, Done, Failed, Lost, Progress, Task, parallel_idastar
+from .search.control import Limits, run
+from .workers import MAX_TRIES, Died, ForkedPool, serve
 
 STOP = ("stop",)  # driver to worker: end the task at hand (another found the position's solution)
 SPLIT = ("split",)  # driver to worker: the batch's tail has come: hand the whole search over
@@ -31,6 +35,7 @@ GROWTH = 5  # how many times larger an iteration is than the last, when there is
 SPLIT_FROM = 20_000  # nodes an iteration of a whole search expands before the position is split (the next one is
 # several times larger: a round's few milliseconds of splitting and messages are lost in it)
 POLL_S = 0.05
+WAITING = {"ask": "the batch's pool"}  # what a split search's scheduler yields while it waits for the pool
 
 
 def splits(options: dict, workers: int) -> bool:
@@ -41,180 +46,227 @@ def splits(options: dict, workers: int) -> bool:
             and all(options.get(k) is None for k in ("max_nodes", "max_seconds", "weight", "heuristic_code")))
 
 
-class _Search:
-    """One position being solved: its request, its round's tasks not handed out yet, and what came back."""
+class _Position:
+    """One position being solved: whole by one worker, then (in the tail) split, its search a generator."""
 
     def __init__(self, position, request):
         self.position, self.request = position, request
-        self.round = 0  # 0: solved whole; then the split search's rounds, so that a task names its round
-        self.pending: deque = deque([(None, None)])  # (subtrees, bound); None: the whole position
-        self.running = 0  # its tasks at a worker
         self.whole: dict | None = None  # what the whole search did before it handed over: its stats
-        self.searched: list = []  # the round's answers
-        self.expanded: dict = {}  # worker slot -> nodes expanded for this position's split search
-        self.live: dict = {}  # worker slot -> (expanded, generated) of the task at hand, as last reported
+        self.search = None  # the split search (a generator), once handed over
+        self.share: Share | None = None  # its carrier, once split
 
 
-class Tasks:
-    """The queue ForkedPool.feed hands out (popleft, appendleft, truth): the tasks of the positions being solved, the
-    oldest position's first, and the next position when none has a task left. A task is (position number, round,
-    subtrees, bound). The records of finished positions wait in `finished()`."""
+class Share:
+    """The Carrier of one split position's tasks: the batch's pool, whose idle workers it shares with the other
+    positions; the driver routes its workers' messages into `inbox`. A worker is named by its slot."""
 
-    def __init__(self, todo, options: dict, workers: int, record):
-        self.record = record  # batch's record of a position's answer: record(position, answer)
-        self.todo = todo  # batch._Valid: the positions not started, and the malformed lines' records
-        self.options = dict(options, pool=min(workers, MAX_SPLIT))
-        self.searches: OrderedDict = OrderedDict()  # position number -> _Search, oldest first
+    def __init__(self, batch: Batch, number: int, request: dict, subtrees: int):
+        self.batch, self.number, self.request, self.subtrees = batch, number, request, subtrees
+        self.inbox: list = []
+        self.running: set = set()  # its task ids at a worker
+        self.replaced = 0
+
+    def idle(self) -> int:
+        return self.batch.idle()
+
+    def start(self, task: Task) -> None:
+        self.running.add(task.id)
+        self.batch.hand(("split", self.number, task.id),
+                        ("subtrees", dict(self.request, subtree=list(task.subtrees), bound=task.bound)))
+
+    def poll(self, timeout: float) -> Ask:
+        """Wait for the batch's driver, which reads the pool for every position at once."""
+        return Ask(WAITING, lambda _: self._take())
+
+    def _take(self) -> list:
+        events, self.inbox = self.inbox, []
+        return events
+
+    def heard(self, task_id: int, slot: int, message) -> None:
+        """A message of a worker at one of its tasks."""
+        if task_id not in self.running:
+            return  # a task stopped with its round
+        if message[0] == "progress":
+            self.inbox.append(Progress(task_id, slot, *message[1:]))
+            return
+        self.running.discard(task_id)
+        answer = message[1]
+        try:
+            if not answer["ok"]:
+                raise error_of_answer(answer["error"])
+            self.inbox.append(Done(task_id, slot, searched_of(answer, self.subtrees)))
+        except Exception as e:
+            self.inbox.append(Failed(task_id, e))
+
+    def lost(self, task_id: int, how: str) -> None:
+        if task_id in self.running:
+            self.running.discard(task_id)
+            self.replaced += 1
+            self.inbox.append(Lost(task_id, how))
+
+    def workers(self) -> list:
+        return list(range(len(self.batch.pool.workers)))
+
+    def extra(self) -> dict:
+        return {"workers_replaced": self.replaced}
+
+    def close(self) -> None:
+        """Its tasks still at workers are stopped (their answers are dropped)."""
+        self.batch.tell(lambda task: task[:2] == ("split", self.number), STOP)
+        self.running.clear()
+
+
+class Batch:
+    """The driver: the positions of `todo` (batch._Valid) on one ForkedPool, whole, then split in the tail. A worker
+    task is ("whole", position number) or ("split", position number, the scheduler's task id)."""
+
+    def __init__(self, todo, options: dict, workers: int, record, solve):
+        self.todo, self.options, self.record = todo, options, record
+        self.size = min(workers, MAX_SPLIT)  # the workers a split position is split for
+        self.positions: OrderedDict = OrderedDict()  # number -> _Position, oldest first
+        self.again: deque = deque()  # positions whose whole search goes to a worker again (its worker died)
         self.started = 0
         self.records: list = []
         self.tail = False  # no position is left to start
-        self.pool: ForkedPool | None = None
+        self.pool = ForkedPool(workers, _serve, (solve,))
 
-    def __bool__(self) -> bool:
-        return self._next() is not None
+    def run(self):
+        """Yield each position's record as it is answered."""
+        while True:
+            for number in list(self.positions):  # the oldest position's split tasks first
+                self._advance(number)
+            self._hand_whole()
+            yield from self._finished()
+            if not any(w.task is not None for w in self.pool.workers):
+                break
+            for event in self.pool.messages(POLL_S):
+                self._heard(event)
+        yield from self._finished()
 
-    def popleft(self):
-        number = self._next()
-        search = self.searches[number]
-        search.running += 1
-        return (number, search.round, *search.pending.popleft())
+    def idle(self) -> int:
+        return sum(w.task is None for w in self.pool.workers)
 
-    def _next(self):
-        """The number of the position whose task goes out next (the oldest position's first; the next position
-        started when none has a task left), or None."""
-        oldest = next((n for n, s in self.searches.items() if s.pending), None)
-        if oldest is None and self.todo:
-            self.started += 1
-            position = self.todo.popleft()
-            self.searches[self.started] = _Search(position, dict(self.options, board=position.board))
-            if not self.tail and not self.todo:  # the last one: the whole searches still running hand over
-                self.tail = True
-                self._tell(self._workers_on(None, 0), SPLIT)
-            return self.started
-        return oldest
+    def hand(self, task, payload) -> None:
+        """Send `task` to an idle worker (one that died idle is replaced, and the next one takes it)."""
+        while True:
+            slot = next(i for i, w in enumerate(self.pool.workers) if w.task is None)
+            if self.pool.hand(slot, task, payload):
+                return
 
-    def appendleft(self, task) -> None:
-        """A task given back (its worker died): first again, if its position is still searched in that round."""
-        search = self.searches.get(task[0])
-        if search is not None and search.round == task[1]:
-            search.running -= 1
-            search.pending.appendleft(task[2:])
+    def tell(self, which, message) -> None:
+        """Send `message` to the workers whose task `which(task)` picks."""
+        for worker in self.pool.workers:
+            if worker.task is not None and which(worker.task):
+                try:
+                    worker.conn.send(message)
+                except OSError:  # it died: the pool replaces it
+                    pass
 
-    def payload(self, task):
-        number, _, subtrees, bound = task
-        request = self.searches[number].request
-        if subtrees is None:
-            return "solve", request, self.tail
-        return "subtrees", dict(request, subtree=list(subtrees), bound=bound)
+    def _hand_whole(self) -> None:
+        """The idle workers left take whole positions: one whose worker died first, then the next to start."""
+        while self.idle() and (self.again or self.todo):
+            if self.again:
+                number = self.again.popleft()
+            else:
+                self.started += 1
+                number = self.started
+                position = self.todo.popleft()
+                self.positions[number] = _Position(position, dict(self.options, board=position.board))
+                if not self.todo:  # the last one: the whole searches still running hand over
+                    self.tail = True
+                    self.tell(lambda task: task[0] == "whole", SPLIT)
+            self.hand(("whole", number), ("solve", self.positions[number].request, self.tail))
 
-    def finished(self):
+    def _heard(self, event) -> None:
+        if isinstance(event, Died):
+            kind, number, *task_id = event.task
+            where = self.positions.get(number)
+            if where is None:
+                return
+            if kind == "split":
+                if where.share is not None:
+                    where.share.lost(task_id[0], event.how)
+            elif self.pool.tries.again(event.task):
+                self.again.appendleft(number)
+            else:
+                self._end(number, api.error("internal", f"the worker solving it died, each of {MAX_TRIES} times "
+                                                        f"(last: {event.how})"))
+            return
+        worker, message = event
+        slot, (kind, number, *task_id) = self.pool.workers.index(worker), worker.task
+        if message[0] != "progress":
+            self.pool.finish(worker)
+        where = self.positions.get(number)
+        if where is None:  # answered already
+            return
+        if kind == "split":
+            if where.share is not None:
+                where.share.heard(task_id[0], slot, message)
+        elif message[0] == "handed over":
+            where.whole, from_bound = message[1:]
+            where.search = self._split(number, where, from_bound)
+        elif message[0] == "done":
+            self._end(number, message[1])
+
+    def _split(self, number: int, where: _Position, from_bound: int):
+        """The split search of a position handed over (a generator: yields WAITING, returns the solve answer)."""
+        parsed = parse_solve(where.request)
+        heuristic = estimator_of(parsed)
+        request = split_request(parsed, self.size, heuristic.name)
+
+        def carry(frontier):
+            where.share = Share(self, number, request, len(frontier))
+            return where.share
+
+        result = yield from parallel_idastar(parsed.puzzle, heuristic, Limits(), parsed.method.all_solutions,
+                                             self.size, carry, from_bound)
+        answer = solve_answer(parsed, heuristic, result)
+        if answer["ok"] and where.whole:  # the whole search's part comes first
+            stats = answer["stats"]
+            stats["expanded"] += where.whole["expanded"]
+            stats["generated"] += where.whole["generated"]
+            stats["elapsed_s"] += where.whole["elapsed_s"]
+            stats["iterations"] = where.whole["iterations"] + stats.get("iterations", [])
+        return answer
+
+    def _advance(self, number: int) -> None:
+        """Run a split position's search until it waits for the pool again, or ends."""
+        where = self.positions[number]
+        if where.search is None:
+            return
+        try:
+            step = where.search.send(None)
+            while step is not WAITING:  # its progress and iterations: a batch reports positions, not rounds
+                step = where.search.send(None)
+        except StopIteration as stop:
+            self._end(number, stop.value)
+        except Exception as e:
+            self._end(number, api.failure(e))
+
+    def _end(self, number: int, answer) -> None:
+        """The position's answer: its record (its tasks still at workers are stopped: their answers are dropped)."""
+        where = self.positions.pop(number)
+        if where.search is not None:
+            where.search.close()
+        self.tell(lambda task: task[1] == number, STOP)
+        self.records.append(self.record(where.position, answer))
+
+    def _finished(self):
         """Yield (and forget) the records of the positions finished so far, and of the malformed lines passed."""
         yield from self.todo.passed()
         while self.records:
             yield self.records.pop(0)
-
-    def _workers_on(self, number, round_):
-        """The workers at a task of that round of position `number` (None: of any position)."""
-        workers = self.pool.workers if self.pool else []
-        return [w for w in workers
-                if w.task is not None and w.task[1] == round_ and number in (None, w.task[0])]
-
-    def _tell(self, workers, message) -> None:
-        for worker in workers:
-            try:
-                worker.conn.send(message)
-            except OSError:  # it died: the pool replaces it
-                pass
-
-    def _step(self, number, search, step) -> None:
-        """A pool answer for the position: its next round's tasks, or its record."""
-        if step["ok"] and "answer" not in step:
-            search.round += 1
-            bound = step["round"]["bound"]
-            search.pending = deque((tuple(group), bound) for group in step["round"]["groups"])
-            search.searched, search.live = [], {}
-            return
-        answer = step["answer"] if step["ok"] else step
-        if answer["ok"] and search.whole:  # the whole search's part comes first
-            stats = answer["stats"]
-            for key in ("expanded", "generated", "elapsed_s"):
-                stats[key] += search.whole[key]
-            stats["iterations"] = search.whole["iterations"] + stats.get("iterations", [])
-        self._end(number, search, answer)
-
-    def _end(self, number, search, answer) -> None:
-        """The position's answer: its record, and its tasks still at workers stopped (their answers dropped)."""
-        del self.searches[number]
-        self._tell(self._workers_on(number, search.round), STOP)
-        self.records.append(self.record(search.position, answer))
-
-    def progress(self, slot: int, task, expanded: int, generated: int) -> None:
-        search = self.searches.get(task[0])
-        if search is not None and search.round == task[1]:
-            search.live[slot] = (expanded, generated)
-
-    def answered(self, slot: int, task, message) -> None:
-        """A worker's answer to a task: ("done", the solve answer or the subtrees' answer), or ("handed over", the
-        whole search's stats, the bound to go on from). Once a round is whole (or a solution found), it goes back to
-        the driver."""
-        number = task[0]
-        search = self.searches.get(number)
-        if search is None or search.round != task[1]:
-            return  # a task of a position answered already, or stopped
-        search.running -= 1
-        search.live.pop(slot, None)
-        if message[0] == "handed over":
-            search.whole, from_bound = message[1:]
-            search.request = dict(search.request, from_bound=from_bound)  # the split search's, in every request
-            self._step(number, search, api.pool_start(search.request))
-            return
-        answer = message[1]
-        if search.round == 0 or not answer["ok"]:
-            self._end(number, search, answer)
-            return
-        search.searched.append(answer)
-        search.expanded[slot] = search.expanded.get(slot, 0) + answer["expanded"]
-        if answer["solutions"] and not search.request.get("all_solutions"):
-            search.pending.clear()
-            search.searched.append({"subtree": [], "sizes": [], "solutions": [], "over": None,  # stopped tasks' nodes
-                                    "expanded": sum(e for e, _ in search.live.values()),
-                                    "generated": sum(g for _, g in search.live.values())})
-        elif search.pending or search.running:
-            return
-        workers = [{"expanded": search.expanded.get(s, 0) + search.live.get(s, (0, 0))[0]}
-                   for s in range(len(self.pool.workers) if self.pool else 0)]
-        self._step(number, search, api.pool_next(search.request, {"searched": search.searched, "workers": workers}))
-
-    def gave_up(self, task, how: str) -> None:
-        search = self.searches.get(task[0])
-        if search is not None:
-            self._end(task[0], search, api.error(
-                "internal", f"the worker solving it died, each of {MAX_TRIES} times (last: {how})"))
 
 
 def on_processes(todo, options: dict, workers: int, record, solve):
     """Solve the positions of `todo` (batch._Valid) on `workers` forked processes, the hard ones split; yields
     `record(position, answer)` as each position is answered. A worker solves a whole position with
     `solve(request, on_progress, should_cancel)` (api.solve's signature)."""
-    tasks = Tasks(todo, options, workers, record)
-    pool = tasks.pool = ForkedPool(workers, _serve, (solve,))
+    driver = Batch(todo, options, workers, record, solve)
     try:
-        for event in pool.feed(tasks, tasks.payload, POLL_S):
-            if isinstance(event, GaveUp):
-                tasks.gave_up(event.task, event.how)
-            elif event is not None:
-                worker, message = event
-                slot = pool.workers.index(worker)
-                if message[0] == "progress":
-                    tasks.progress(slot, worker.task, *message[1:])
-                else:
-                    task = worker.task
-                    pool.finish(worker)
-                    tasks.answered(slot, task, message)
-            yield from tasks.finished()
-        yield from tasks.finished()
+        yield from driver.run()
     finally:
-        pool.close()
+        driver.pool.close()
 
 
 class _HandOver(Exception):

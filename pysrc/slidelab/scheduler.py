@@ -112,11 +112,12 @@ def frontier_size(workers: int) -> int:
     return workers * SUBTREES_PER_WORKER
 
 
-def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry):
+def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry, from_bound: int = 0):
     """Search generator: IDA* split for `workers` workers, its tasks carried by `carry(frontier)` (a function making
     the Carrier for the split's frontier, called only when the split did not meet the goal); returns a SearchResult
     like `idastar`'s, whose statistics add up every worker's nodes, the stopped tasks' too, and whose extra "parallel"
-    tells "workers" ([{"expanded"}, ...]: every worker's share), "subtrees" and what the carrier adds."""
+    tells "workers" ([{"expanded"}, ...]: every worker's share), "subtrees" and what the carrier adds. The bounds below
+    `from_bound` are known to hold no solution (a batch's position searched whole so far, batch_split.py)."""
     meter = Meter(limits)
     stats = meter.stats
     unsplit = {"parallel": {"workers": [{"expanded": 0}] * workers, "subtrees": 0, "workers_replaced": 0}}
@@ -131,7 +132,7 @@ def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry):
     carrier = carry(frontier)
     try:
         scheduler = Scheduler(carrier, meter, workers, all_solutions)
-        solutions = yield from scheduler.search(iterations(puzzle, heuristic, frontier, stats))
+        solutions = yield from scheduler.search(iterations(puzzle, heuristic, frontier, stats, from_bound))
         extra = {"workers": [{"expanded": n} for n in scheduler.per_worker()], "subtrees": len(frontier),
                  **carrier.extra()}
     finally:

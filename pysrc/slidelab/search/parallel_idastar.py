@@ -105,8 +105,8 @@ def groups(round_: Round, workers: int) -> list:
 
 
 def iterations(puzzle, heuristic, frontier, stats, from_bound=0):
-    """The driver of parallel IDA*, whoever searches the subtrees (forked processes here, the page's pool of workers
-    through api.pool_start and api.pool_next): a generator that yields a Round and is sent the list of Searched it
+    """The driver of parallel IDA*'s rounds, which the scheduler (scheduler.py) runs whoever searches the subtrees: a
+    generator that yields a Round and is sent the list of Searched it
     gave, then yields that iteration's event (as a serial search's: {"type": "iteration", "bound", "expanded",
     "generated", "next"?}, recorded in stats), and so on. Every iteration has one bound for all, the first at least
     `from_bound` (the bounds below searched already); the next is the least f over it anywhere (a step of two where
