@@ -109,7 +109,8 @@ def test_a_task_stops_at_its_next_report_once_its_search_has_ended(scheduler):
 
     client = distributed.Client(scheduler, set_as_default=False)
     try:
-        build = functools.partial(split_of, {"board": KORF_60, "goal": KORF_GOAL, "heuristic": "manhattan", "pool": 2})
+        build = functools.partial(split_of, {"board": KORF_60, "goal": KORF_GOAL, "heuristic": "manhattan",
+                                             "split_for": 2})
         topic = "slidelab-search-a-test"
         started = time.perf_counter()
         # a subtree of Korf's #60 with Manhattan distance, to a bound past its solution's: minutes, unless stopped

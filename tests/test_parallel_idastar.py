@@ -253,7 +253,7 @@ def _drive_as_the_page_does(request, workers=2, lose=0, fail=False, forge=False)
             continue
         question = event["ask"]["pool"]
         base = question.get("request", base)
-        assert base["pool"] == workers and "engine" not in base
+        assert base["split_for"] == workers and "engine" not in base
         waiting = sorted(waiting + question["start"], key=lambda task: task["place"])
         taken = waiting.pop(0)["id"] if question["take"] and waiting else None
         told = []
@@ -339,12 +339,12 @@ def test_a_token_search_split_over_workers_proves_its_goal_reachable_as_a_solve_
 
 
 @pytest.mark.parametrize("request_, message", [
-    ({"board": "8 6 7/2 5 4/3 0 1", "algorithm": "astar", "pool": 2}, "only IDA*"),
-    ({"board": "8 6 7/2 5 4/3 0 1", "pool": 0}, "'pool' must be"),
-    ({"board": "8 6 7/2 5 4/3 0 1", "pool": 10 ** 6}, "'pool' must be"),
-    ({"board": "8 6 7/2 5 4/3 0 1", "pool": "2"}, "'pool' must be"),
-    ({"board": "8 6 7/2 5 4/3 0 0", "pool": 2}, "appears more than once"),
-    ({"board": "8 6 7/2 5 4/3 0 1", "pool": 2, "max_seconds": 5}, "a search split over workers takes no max_nodes"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "algorithm": "astar", "split_for": 2}, "only IDA*"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "split_for": 0}, "'split_for' must be"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "split_for": 10 ** 6}, "'split_for' must be"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "split_for": "2"}, "'split_for' must be"),
+    ({"board": "8 6 7/2 5 4/3 0 0", "split_for": 2}, "appears more than once"),
+    ({"board": "8 6 7/2 5 4/3 0 1", "split_for": 2, "max_seconds": 5}, "a search split over workers takes no"),
 ])
 def test_bad_split_requests_are_refused(request_, message):
     from slidelab.search.control import run
@@ -358,7 +358,7 @@ def test_bad_subtree_requests_and_answers_are_refused():
     from slidelab.errors import BadRequest
     from slidelab.search.control import run
 
-    base = {"board": "8 6 7/2 5 4/3 0 1", "pool": 2}
+    base = {"board": "8 6 7/2 5 4/3 0 1", "split_for": 2}
     for extra in ({"subtree": 99, "bound": 30}, {"subtree": "0", "bound": 30}, {"subtree": 0, "bound": None}):
         answer = run(api.subtree_steps(dict(base, **extra)))
         assert answer["error"]["code"] == "invalid" and "'subtree' must be" in answer["error"]["message"]
@@ -372,7 +372,7 @@ def test_bad_subtree_requests_and_answers_are_refused():
 def test_a_group_of_subtrees_is_searched_as_its_members_are_one_by_one():
     from slidelab.search.control import run
 
-    base = {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "pool": 2}
+    base = {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "split_for": 2}
     bound = 21 + 6  # Manhattan's 21 is the first bound
     members = [run(api.subtree_steps(dict(base, subtree=i, bound=bound))) for i in range(5)]
     group = run(api.subtree_steps(dict(base, subtree=list(range(5)), bound=bound)))
@@ -390,3 +390,14 @@ def test_groups_join_small_neighbours_and_leave_every_worker_two_tasks():
     assert groups(round_, 1) == [[0, 1, 2], [3], [4, 5, 6, 7]]
     assert groups(round_, 2) == [[0, 1], [2], [3], [4, 5], [6, 7]]  # at most 8 / (2 x 2) subtrees a task
     assert groups(Round(40, [5], [0]), 4) == [[5]]
+
+
+def test_the_engine_says_which_searches_a_pool_splits():
+    """web/js/pool.js and a batch ask the one rule (requests.may_split): IDA* without limits or your heuristic."""
+    board = {"board": "8 6 7/2 5 4/3 0 1"}
+    assert api.splits(board) == {"ok": True, "splits": True}
+    assert api.splits({})["splits"]  # a batch's options carry no board
+    for other in ({"algorithm": "astar"}, {"max_nodes": 1000}, {"max_seconds": 2.5},
+                  {"heuristic_code": "def h(board):\n    return 0\n"}):
+        assert api.splits(dict(board, **other)) == {"ok": True, "splits": False}, other
+    assert api.splits(dict(board, algorithm="dfs"))["error"]["code"] == "invalid"

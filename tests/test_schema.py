@@ -32,7 +32,7 @@ def test_the_schema_in_the_docs_is_current_and_a_valid_schema():
             "solve_answer", "trace_answer", "explore_answer", "check_heuristic_answer", "check_answer",
             "error_answer", "progress"} <= set(defs)
     assert defs["solve_request"]["properties"]["engine"]["enum"] == ["processes", "dask", "page"]
-    assert defs["split_request"]["properties"]["pool"]["maximum"] == 64
+    assert defs["split_request"]["properties"]["split_for"]["maximum"] == 64
 
 
 def request_errors(request: dict, kind: str = "solve") -> list:
@@ -69,7 +69,7 @@ GOOD_REQUESTS = [
     ({"board": "1 2 3/4 5 6/0 7 8", "max_steps": 50}, "trace"),
     ({"shape": "2x3", "engine": "python"}, "explore"),
     ({"shape": "2x3", "heuristic": "manhattan", "examples": 3}, "check_heuristic"),
-    ({"board": HARDEST_8, "pool": 2}, "split"),
+    ({"board": HARDEST_8, "split_for": 2}, "split"),
 ]
 
 

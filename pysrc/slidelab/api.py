@@ -49,6 +49,7 @@ from .requests import (  # noqa: F401
     MAX_WORKERS,
     SOLVE_ENGINES,
     make_puzzle,
+    may_split,
     method_of,
     option_of,
     parse_solve,
@@ -131,6 +132,15 @@ def check(request: dict) -> Checked | Failed:
             answer.update({"solvable": False, "reason": str(e), "why": e.as_dict()})
             return answer
         return error_of(e)
+
+
+def splits(request: dict) -> dict | Failed:
+    """Whether the page's pool splits this solve request's search over its workers ({"ok": true, "splits": bool}):
+    the engine's rule (requests.may_split), which web/js/pool.js asks rather than keeps."""
+    try:
+        return {"ok": True, "splits": may_split(request)}
+    except Exception as e:
+        return failure(e)
 
 
 def describe() -> dict:

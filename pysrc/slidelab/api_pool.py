@@ -15,9 +15,9 @@ from .scheduler import frontier_size
 
 
 def split_of(request):
-    """The PooledSearch of a pool request (a solve request with "pool": the number of workers it is split for, and no
-    limits: the pool's workers impose none), parsed as requests.parse_split; one split per request, kept (the page's
-    workers and a Dask cluster's build it from the request)."""
+    """The PooledSearch of a split request (a solve request with "split_for": the number of workers it is split for,
+    and no limits: the workers impose none), parsed as requests.parse_split; one split per request, kept (the page's
+    workers, a Dask cluster's and a batch's build it from the request)."""
     if not isinstance(request, dict):
         raise BadRequest("the request must be a JSON object")
     from .search.pooled import PooledSearch, pooled_search

@@ -24,7 +24,7 @@ from . import api
 from .api_pool import searched_of
 from .api_solve import estimator_of, solve_answer
 from .errors import SlideLabError, error_of_answer
-from .requests import parse_solve, split_request
+from .requests import may_split, parse_solve, split_request
 from .scheduler import MAX_SPLIT, Ask, Done, Failed, Lost, Progress, Task, parallel_idastar
 from .search.control import Limits, run
 from .workers import MAX_TRIES, Died, ForkedPool, serve
@@ -39,11 +39,9 @@ WAITING = {"ask": "the batch's pool"}  # what a split search's scheduler yields 
 
 
 def splits(options: dict, workers: int) -> bool:
-    """Whether a batch with these solve options on `workers` processes may split its hard positions: IDA* without
-    limits (a split search has none), a weight, or your own heuristic (each position runs it in a supervised process
-    of its own)."""
-    return (workers > 1 and (options.get("algorithm") or api.DEFAULT_ALGORITHM) == "idastar"
-            and all(options.get(k) is None for k in ("max_nodes", "max_seconds", "weight", "heuristic_code")))
+    """Whether a batch with these solve options on `workers` processes may split its hard positions
+    (requests.may_split, the page's rule too)."""
+    return workers > 1 and may_split(options)
 
 
 class _Position:

@@ -325,6 +325,16 @@ def parallel_of(request, method: Method, code: UserCode | None) -> Parallel | No
     return Parallel(workers, engine, address)
 
 
+def may_split(request) -> bool:
+    """Whether a solve request's search is split when a pool of workers is at hand (the page's, a batch's): IDA*
+    without limits (a split search of the page or a batch takes none) and without your own heuristic (it runs in one
+    supervised worker only). The request needs no board: a batch asks it of its options."""
+    request = _object(request)
+    method = method_of(request)
+    return (method.algorithm == "idastar" and budget_of(request) == Budget()
+            and code_of(request, method.heuristic) is None)
+
+
 # the requests
 
 
@@ -363,18 +373,18 @@ class Split:
     the same split from): a solve request of IDA* with no limits."""
 
     solve: Solve = field(default_factory=Solve)
-    size: int = key("the workers the search is split for", 1, name="pool", minimum=1, maximum=MAX_SPLIT)
+    size: int = key("the workers the search is split for", 1, name="split_for", minimum=1, maximum=MAX_SPLIT)
 
 
 def parse_split(request) -> Split:
     if isinstance(request, Split):
         return request
-    solve = parse_solve({k: v for k, v in _object(request).items() if k != "pool"})
+    solve = parse_solve({k: v for k, v in _object(request).items() if k != "split_for"})
     if solve.method.algorithm != "idastar":
         raise BadRequest(f"only IDA* is split over workers; {solve.method.algorithm} runs on one")
-    size = whole_in(request, "pool", 1, MAX_SPLIT, f"'pool' must be a whole number from 1 to {MAX_SPLIT}")
+    size = whole_in(request, "split_for", 1, MAX_SPLIT, f"'split_for' must be a whole number from 1 to {MAX_SPLIT}")
     if size is None:
-        raise BadRequest(f"'pool' must be a whole number from 1 to {MAX_SPLIT}")
+        raise BadRequest(f"'split_for' must be a whole number from 1 to {MAX_SPLIT}")
     if solve.budget != Budget():
         raise BadRequest("a search split over workers takes no max_nodes or max_seconds; a limited search runs on one")
     return Split(solve, size)

@@ -178,6 +178,11 @@ export class Solver {
     return this.#call('check', request);
   }
 
+  /** Whether the engine splits this solve request over a pool of workers: {ok, splits}. */
+  splits(request) {
+    return this.#call('splits', request);
+  }
+
   describe() {
     return this.#call('describe');
   }

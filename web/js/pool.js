@@ -108,12 +108,10 @@ export class SolverPool {
     }
   }
 
-  /** Solve like solver.solve: IDA* on the pool when two or more workers are ready, anything else on the solver (a
-   * search with max_nodes or max_seconds too: the pool imposes no limits; and one with your heuristic, whose code
-   * runs in one worker only). */
+  /** Solve like solver.solve: on the pool when two or more workers are ready and the engine splits this request
+   * (api.splits: IDA* without limits or your heuristic), anything else on the solver. */
   async solve(request, onProgress = () => {}) {
-    const parallel = this.#size > 1 && (request.algorithm ?? 'idastar') === 'idastar'
-      && request.max_nodes == null && request.max_seconds == null && request.heuristic !== 'yours';
+    const parallel = this.#size > 1 && (await this.solver.splits(request)).splits === true;
     if (!parallel || this.ready < 2) {
       const timer = parallel ? setTimeout(() => this.#grow(), START_AFTER_MS) : null;
       try {

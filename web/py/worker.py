@@ -111,6 +111,10 @@ def describe():
     return _js(api.describe())
 
 
+def splits(request):
+    return _js(api.splits(_py(request)))
+
+
 def pattern_databases(request):
     return _js(api.pattern_databases(_py(request)))
 
@@ -173,6 +177,6 @@ def cancel():
     _cancel_below = _started
 
 
-__export__ = ["solve", "explore", "trace", "check", "describe", "pattern_databases", "install_pattern_database",
-              "cancel", "subtree", "check_heuristic", "exercise", "evaluator_start",
+__export__ = ["solve", "explore", "trace", "check", "splits", "describe", "pattern_databases",
+              "install_pattern_database", "cancel", "subtree", "check_heuristic", "exercise", "evaluator_start",
               "evaluate", "grade", "reply"]
