@@ -1,18 +1,18 @@
 """Admissible lower bounds for token puzzles, from shortest distances in the move graph (other pieces ignored).
 
-- nearest: the sum over pieces of the distance to the nearest goal cell of the piece's kind;
-- matching: per kind, the least total distance over every one-to-one assignment of its pieces to its goal cells
+- nearest: the sum over pieces of the distance to the nearest goal cell of the piece's letter;
+- matching: per letter, the least total distance over every one-to-one assignment of its pieces to its goal cells
   (an optimal assignment, found by the Hungarian method); never below `nearest`.
 
 Why they are admissible: a move takes one piece along one edge, and in any solution every piece ends on a goal cell
-of its kind, distinct pieces of a kind on distinct cells. So the solution has at least the sum over pieces of the
+of its letter, distinct pieces of a letter on distinct cells. So the solution has at least the sum over pieces of the
 distance to where each ends, which is at least the cheapest assignment, which is at least the sum of the distances to
 the nearest goal cells. Both are also consistent: one move changes one piece's distance to any cell by at most one,
 so either bound changes by at most one per move.
 
 Evaluation is by tables: the packed state is cut into chunks of a few cells (at most CHUNK_BITS bits), and a table
 per chunk, indexed by the chunk's bits, holds the chunk's share (a sum of distances for `nearest`; the cells of each
-kind as bit masks for `matching`, whose per-kind costs are then memoised by mask).
+letter as bit masks for `matching`, whose per-letter costs are then memoised by mask).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 CHUNK_BITS = 12  # each chunk table has at most 2**12 entries
-MEMO_LIMIT = 1 << 16  # per-kind assignment costs kept before the memo is emptied
+MEMO_LIMIT = 1 << 16  # per-letter assignment costs kept before the memo is emptied
 
 
 def graph_distances(neighbours) -> list[list[int]]:
@@ -45,7 +45,7 @@ def graph_distances(neighbours) -> list[list[int]]:
 
 
 def goal_cells(labels: str, goal: str) -> list[list[int]]:
-    """For each piece kind code 1..K (index 0 unused), the cells it occupies in the goal's cell characters."""
+    """For each piece letter's code 1..K (index 0 unused), the cells it occupies in the goal's cell characters."""
     cells: list[list[int]] = [[] for _ in range(len(labels) + 1)]
     for p, ch in enumerate(goal):
         if ch in labels:
@@ -89,16 +89,16 @@ def min_assignment(cost) -> int:
     return int(-v[0])
 
 
-def _chunk_tables(size, bits, kinds, value):
-    """[(shift, table)] per chunk of cells: table[x] is the sum of value(cell, kind code) over the chunk's pieces
-    (kind codes 1..kinds; higher codes never occur)."""
+def _chunk_tables(size, bits, letters, value):
+    """[(shift, table)] per chunk of cells: table[x] is the sum of value(cell, letter code) over the chunk's pieces
+    (letter codes 1..letters; higher codes never occur)."""
     mask = (1 << bits) - 1
     per = max(1, CHUNK_BITS // bits)
     chunks = []
     for first in range(0, size, per):
         table = [0]
         for p in reversed(range(first, min(first + per, size))):
-            row = [value(p, k) if 0 < k <= kinds else 0 for k in range(mask + 1)]
+            row = [value(p, k) if 0 < k <= letters else 0 for k in range(mask + 1)]
             table = [row[x & mask] + table[x >> bits] for x in range(len(table) << bits)]
         chunks.append((first * bits, table))
     return chunks
@@ -136,12 +136,12 @@ def _board(puzzle):
 
 
 def nearest(puzzle):
-    """Sum over pieces of the distance to the nearest goal cell of the piece's kind."""
+    """Sum over pieces of the distance to the nearest goal cell of the piece's letter."""
     return _nearest(*_board(puzzle))
 
 
 def matching(puzzle):
-    """Sum over kinds of the least total distance of a one-to-one assignment of pieces to goal cells."""
+    """Sum over letters of the least total distance of a one-to-one assignment of pieces to goal cells."""
     return _matching(*_board(puzzle))
 
 
@@ -160,11 +160,11 @@ def _matching(neighbours, bits, labels, goal):
     targets = goal_cells(labels, goal)
     size = len(neighbours)
     full = (1 << size) - 1
-    kind_masks = _chunk_sum(_chunk_tables(size, bits, len(labels), lambda p, k: 1 << ((k - 1) * size + p)))
-    kinds: list = []
+    letter_masks = _chunk_sum(_chunk_tables(size, bits, len(labels), lambda p, k: 1 << ((k - 1) * size + p)))
+    letters: list = []
     for k in range(1, len(targets)):
         cost_rows = [[dist[p][g] for g in targets[k]] for p in range(size)]
-        kinds.append(((k - 1) * size, {}, cost_rows))
+        letters.append(((k - 1) * size, {}, cost_rows))
 
     def assignment_cost(mask, memo, cost_rows):
         if len(memo) >= MEMO_LIMIT:
@@ -174,9 +174,9 @@ def _matching(neighbours, bits, labels, goal):
         return cost
 
     def h(state):
-        masks = kind_masks(state)
+        masks = letter_masks(state)
         total = 0
-        for shift, memo, cost_rows in kinds:
+        for shift, memo, cost_rows in letters:
             mask = (masks >> shift) & full
             cost = memo.get(mask)
             total += assignment_cost(mask, memo, cost_rows) if cost is None else cost

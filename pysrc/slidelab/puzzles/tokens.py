@@ -4,11 +4,11 @@ A board is rows x cols cells, some of which may be removed. A move rule (knight 
 joins cells into a graph; a move takes one piece along one edge into an empty cell. Pieces with equal labels are
 interchangeable. Start and goal are arrangements of the same pieces on the same board.
 
-Board text: one character per cell, rows separated by '/', top row first: a letter is a piece of that kind, '.' an
-empty cell, '#' a removed cell (spaces between cells are ignored). The knight exchange starts at `BBB/.../.../WWW`.
+Board text: one character per cell, rows separated by '/', top row first: a letter is a piece, '.' an empty cell,
+'#' a removed cell (spaces between cells are ignored). The knight exchange starts at `BBB/.../.../WWW`.
 
 A state is one int: cell p's content in `bits` bits at bit `p * bits` (row-major), 0 for an empty or removed cell,
-1..K for the piece kinds in alphabetical order. A move is a `(from, to)` pair of cell indices; squares are also named
+1..K for the letters in alphabetical order. A move is a `(from, to)` pair of cell indices; squares are also named
 like a chessboard's (column letter from `a` at the left, row number from 1 at the bottom), e.g. `a4-b2`.
 """
 
@@ -233,7 +233,7 @@ class TokenPuzzle:
         """How many arrangements of these pieces the board has (an upper bound on the reachable ones)."""
         cells = sum(self.live)
         count = math.factorial(cells)
-        for n in self.piece_counts + (cells - sum(self.piece_counts),):  # each kind, then the empty cells
+        for n in self.piece_counts + (cells - sum(self.piece_counts),):  # each letter, then the empty cells
             count //= math.factorial(n)
         return count
 
@@ -407,7 +407,7 @@ def _move_lister(neighbours, bits):
 
     The cells holding pieces are folded into an occupancy int (the top bit of each cell's field set when the cell
     is non-zero); the moves possible with that occupancy are listed once per occupancy in a cache as
-    (shift of from, weight, move), and a move of the piece kind k found at `from` is `state ^ k * weight`.
+    (shift of from, weight, move), and a move of the piece with letter code k found at `from` is `state ^ k * weight`.
     """
     size = len(neighbours)
     mask = (1 << bits) - 1
