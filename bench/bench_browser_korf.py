@@ -3,6 +3,7 @@ fetched and installed by the page, Korf's positions and the hardest 3x4 position
 
     python3 build.py build && python3 bench/bench_browser_korf.py [--count N | --all | --ids 79,12] [--runs N]
                                                                   [--tables pdb771] [--workers 2]
+                                                                  [--split-after 0.25]
 
 Serves dist/ locally and uses headless Chromium (Debian's, or SLIDELAB_CHROMIUM, or Playwright's own):
 1. first use: a fresh page opens the app on Korf's #79 (42 moves) and clicks Solve; the time from navigation until
@@ -14,7 +15,9 @@ Serves dist/ locally and uses headless Chromium (Debian's, or SLIDELAB_CHROMIUM,
 Each search is also run in this CPython, in the same minutes, so the browser / CPython ratio holds on a busy machine.
 --tables names the set `auto` uses for the 15-puzzle in both (pdb, the standard tables; pdb771, the download the page
 offers: every request carries it, as the page's do once the user chose them). --workers N solves Korf's positions on
-the page's pool of N workers (web/js/pool.js, as Solve does), against this CPython on one core.
+the page's pool of N workers (web/js/pool.js, as Solve does), against this CPython on one core; --split-after S
+searches each in one worker first and splits it once its next iteration is predicted to take more than S seconds
+(the request's split_after_s).
 Exits 1 if a length differs from the file's.
 """
 
@@ -66,6 +69,7 @@ POOL = """async ([base, size]) => {
   window.pool = new SolverPool(solver, tables, { base });
   pool.size = size;
   while (pool.ready < size) await new Promise(resolve => setTimeout(resolve, 200));
+  await pool.installed();  // the tables the page's solver holds are in every worker before the first search
   return pool.ready;
 }"""
 SOLVE = """async request => {
@@ -115,6 +119,8 @@ def main() -> int:
     parser.add_argument("--tables", default="pdb", choices=("pdb", "pdb771"),
                         help="the table set auto uses for the 15-puzzle (default pdb)")
     parser.add_argument("--workers", type=int, default=1, help="the page's pool for Korf's positions (default 1)")
+    parser.add_argument("--split-after", type=float, default=None,
+                        help="with --workers: split a search once its next iteration is predicted past this")
     args = parser.parse_args()
     if not (build.DIST / "index.html").exists():
         sys.exit("dist/ is not built: run `python3 build.py build` first")
@@ -173,6 +179,8 @@ def main() -> int:
             board = "/".join(" ".join(map(str, tiles[i:i + 4])) for i in range(0, 16, 4))
             request = {"board": board, "goal": KORF_GOAL, "algorithm": "idastar", "heuristic": "auto",
                        "tables": args.tables}
+            if args.split_after is not None:
+                request["split_after_s"] = args.split_after
             answer = page.evaluate(SOLVE, request)
             ok = answer["ok"] and answer["length"] == length and answer["heuristic_used"] == args.tables
             wrong += not ok
@@ -182,7 +190,8 @@ def main() -> int:
                          answer["wall"], native))
             print(f"{ident:>4} {answer.get('length', '-'):>4} {rows[-1][1]:>12,} {rows[-1][2]:>12,} "
                   f"{rows[-1][3]:>9.2f} {rows[-1][4]:>8.2f} {native:>9.2f}"
-                  f"{'' if ok else '  WRONG, expected ' + str(length)}", flush=True)
+                  f"{'' if ok else '  WRONG, expected ' + str(length)}"
+                  f"{'' if answer['ok'] else ': ' + str(answer['error'])[:300]}", flush=True)
         browser.close()
     server.shutdown()
     if rows:

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from slidelab import api
+from slidelab import api, requests
 from slidelab.puzzles.sliding import SlidingPuzzle, random_position
 from slidelab.search.parallel_idastar import split
 from slidelab.workers import MAX_TRIES, ForkedPool, cores
@@ -239,7 +239,7 @@ def _drive_as_the_page_does(request, workers=2, lose=0, fail=False, forge=False)
     `forge` every answer claims a solution that is not one. Returns (the solve answer, its iteration events)."""
     from slidelab.search.control import run
 
-    steps = api.solve_steps(dict(request, engine="page", workers=workers))
+    steps = api.solve_steps(dict(request, engine="page", workers=workers, split_after_s=0))
     base, waiting, events, reply = None, [], [], None
     while True:
         try:
@@ -401,3 +401,22 @@ def test_the_engine_says_which_searches_a_pool_splits():
                   {"heuristic_code": "def h(board):\n    return 0\n"}):
         assert api.splits(dict(board, **other)) == {"ok": True, "splits": False}, other
     assert api.splits(dict(board, algorithm="dfs"))["error"]["code"] == "invalid"
+
+
+def test_a_search_begins_in_one_runtime_and_is_split_once_its_next_iteration_is_predicted_long():
+    """With split_after_s, an easy search never pays for a split, and a long one is split from the bound the serial
+    iterations reached, which are counted with it."""
+    request = {"board": KORF_79, "goal": KORF_GOAL, "heuristic": "pdb"}
+    serial = api.solve(request)["stats"]
+    never = api.solve(dict(request, workers=2, split_after_s=1000))  # no iteration is predicted to take that long
+    assert "parallel" not in never and never["length"] == 42
+    assert never["stats"]["iterations"] == serial["iterations"] and never["stats"]["expanded"] == serial["expanded"]
+    early = api.solve(dict(request, workers=2, split_after_s=1e-9))  # split after the first iteration
+    first = serial["iterations"][0]
+    assert early["length"] == 42 and len(early["parallel"]["workers"]) == 2
+    assert early["stats"]["iterations"][0] == first  # the serial one, counted
+    assert [i["bound"] for i in early["stats"]["iterations"]] == [i["bound"] for i in serial["iterations"]]
+    assert early["stats"]["expanded"] > first["expanded"]
+    assert requests.parse_solve({"board": KORF_79, "engine": "page", "workers": 2}).parallel.after_s == 0.05
+    assert requests.parse_solve({"board": KORF_79, "workers": 2}).parallel.after_s == 0  # --workers: at once
+    assert api.solve(dict(request, workers=2, split_after_s=-1))["error"]["message"].startswith("'split_after_s'")

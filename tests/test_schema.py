@@ -94,7 +94,7 @@ def test_the_parsed_request_is_frozen_and_says_what_the_parse_worked_out():
     bfs = requests.parse_solve({"board": HARDEST_8, "algorithm": "bfs"})
     assert bfs.method.used == "zero" and bfs.method.answered is None and bfs.method.weight is None
     split = requests.parse_solve({"board": HARDEST_8, "workers": 3, "engine": "page"}).parallel
-    assert split == requests.Parallel(3, "page", None)
+    assert split == requests.Parallel(3, "page", None, 0.05)  # the page's pool splits only longer searches
     from slidelab.workers import cores
 
     on_dask = requests.parse_solve({"board": HARDEST_8, "scheduler": "tcp://127.0.0.1:8786"}).parallel

@@ -142,6 +142,16 @@ def _parallel(parsed: Solve):
     plan = parsed.parallel
     if plan is None:
         return None
+    search = _carried(parsed, plan)
+    if plan.after_s > 0:
+        from .scheduler import serial_first
+
+        return serial_first(search, plan.after_s)
+    return search
+
+
+def _carried(parsed: Solve, plan):
+    """The parallel search on the plan's carrier."""
     from . import carriers
     from .api_pool import searched_of
     from .requests import parse_split, split_request

@@ -25,13 +25,12 @@ from .api_pool import searched_of
 from .api_solve import estimator_of, solve_answer
 from .errors import SlideLabError, error_of_answer
 from .requests import may_split, parse_solve, split_request
-from .scheduler import MAX_SPLIT, Ask, Done, Failed, Lost, Progress, Task, parallel_idastar
+from .scheduler import GROWTH, MAX_SPLIT, Ask, Done, Failed, Lost, Progress, Task, parallel_idastar
 from .search.control import Limits, run
 from .workers import MAX_TRIES, Died, ForkedPool, serve
 
 STOP = ("stop",)  # driver to worker: end the task at hand (another found the position's solution)
 SPLIT = ("split",)  # driver to worker: the batch's tail has come: hand the whole search over
-GROWTH = 5  # how many times larger an iteration is than the last, when there is no earlier one to tell
 SPLIT_FROM = 20_000  # nodes an iteration of a whole search expands before the position is split (the next one is
 # several times larger: a round's few milliseconds of splitting and messages are lost in it)
 POLL_S = 0.05

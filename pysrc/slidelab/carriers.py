@@ -27,9 +27,10 @@ from .workers import Died, ForkedPool, portable, serve
 def forked(workers: int):
     """Parallel IDA* on `workers` forked processes: the search generator (puzzle, heuristic, limits, all_solutions)."""
 
-    def search(puzzle, heuristic, limits, all_solutions):
+    def search(puzzle, heuristic, limits, all_solutions, **resume):
         return parallel_idastar(puzzle, heuristic, limits, all_solutions, workers,
-                                lambda frontier: ForkedCarrier(workers, puzzle, heuristic, frontier, all_solutions))
+                                lambda frontier: ForkedCarrier(workers, puzzle, heuristic, frontier, all_solutions),
+                                **resume)
 
     return search
 
@@ -40,14 +41,15 @@ def on_dask(address: str | None, workers: int, build_for):
     that gives a worker the search split for n workers (the cluster's threads, at most MAX_SPLIT) with the heuristic
     `name` (the one this process uses: `auto` chosen here, so that every worker estimates alike)."""
 
-    def search(puzzle, heuristic, limits, all_solutions):
+    def search(puzzle, heuristic, limits, all_solutions, **resume):
         from .cluster import dask_client
         from .workers import cores
 
         with dask_client(address, workers or cores(), "solving on Dask") as client:
             size = min(_threads(client), MAX_SPLIT)
             return (yield from parallel_idastar(puzzle, heuristic, limits, all_solutions, size,
-                                                lambda frontier: DaskCarrier(client, build_for(size, heuristic.name))))
+                                                lambda frontier: DaskCarrier(client, build_for(size, heuristic.name)),
+                                                **resume))
 
     return search
 
@@ -58,10 +60,11 @@ def in_page(workers: int, request: dict, read):
     pool request: api_pool.split_of; its heuristic the one this runtime uses, `auto` decided here) and answer as
     api.subtree_steps does; `read(answer, subtrees)` makes such an answer a Searched."""
 
-    def search(puzzle, heuristic, limits, all_solutions):
+    def search(puzzle, heuristic, limits, all_solutions, **resume):
         return parallel_idastar(puzzle, heuristic, limits, all_solutions, workers,
                                 lambda frontier: PageCarrier(puzzle, heuristic, frontier, all_solutions,
-                                                             dict(request, heuristic=heuristic.name), read))
+                                                             dict(request, heuristic=heuristic.name), read),
+                                **resume)
 
     return search
 

@@ -40,6 +40,11 @@ MAX_EXAMPLES = 100  # overestimates a heuristic check lists at most
 SOLVE_ENGINES = ("processes", "dask", "page")
 
 
+# the page's pool splits a search only once its next iteration is predicted to take longer than this: shorter ones
+# lose more to the rounds between workers than they gain (docs/benchmarks.md, Korf's 100 on the page's pool)
+PAGE_SPLIT_AFTER_S = 0.05
+
+
 EXPLORE_ENGINES = ("python", "numpy", "dask")  # pure Python (any puzzle), numpy and Dask (sliding, up to 12 cells)
 
 
@@ -302,6 +307,9 @@ class Parallel:
     engine: str = key("what carries the split: forked processes, a Dask cluster, the page's Web Workers",
                       "processes", enum=list(SOLVE_ENGINES))
     scheduler: str | None = key("a Dask cluster's address (means the dask engine; default: a local cluster)")
+    after_s: float = key("search in one runtime first, and split once the next iteration is predicted to take longer "
+                         "than this many seconds (0: split at once; the page's pool: 0.05 unless the request says)",
+                         0.0, name="split_after_s", minimum=0)
 
 
 def parallel_of(request, method: Method, code: UserCode | None) -> Parallel | None:
@@ -322,7 +330,10 @@ def parallel_of(request, method: Method, code: UserCode | None) -> Parallel | No
     if engine == "dask" and code is not None:
         raise BadRequest("your own heuristic runs in a supervised process on this machine, never on a Dask "
                          "cluster: leave 'engine' out")
-    return Parallel(workers, engine, address)
+    after_s = request.get("split_after_s", PAGE_SPLIT_AFTER_S if engine == "page" else 0.0)
+    if isinstance(after_s, bool) or not isinstance(after_s, (int, float)) or not 0 <= after_s < math.inf:
+        raise BadRequest("'split_after_s' must be a number of seconds, 0 or more")
+    return Parallel(workers, engine, address, float(after_s))
 
 
 def may_split(request) -> bool:

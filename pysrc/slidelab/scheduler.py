@@ -18,18 +18,20 @@ questions to the page are yielded to the page's worker as Ask steps).
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable
 from itertools import count
 from typing import Any, NamedTuple, Protocol
 
 from .search.contour import INF
-from .search.control import Meter, SearchResult
+from .search.control import Meter, SearchResult, Stats
 from .search.parallel_idastar import SUBTREES_PER_WORKER, Searched, groups, iterations, split
 from .workers import MAX_TRIES, Tries
 
 MAX_SPLIT = 64  # workers one search is split for at most (a larger pool or cluster shares the subtrees)
 POLL_S = 0.05  # how often the scheduler looks at the clock (limits, progress) while it waits for workers
+GROWTH = 5  # how many times larger an IDA* iteration is than the last, when there is no earlier one to tell
 
 
 class Task(NamedTuple):
@@ -112,19 +114,23 @@ def frontier_size(workers: int) -> int:
     return workers * SUBTREES_PER_WORKER
 
 
-def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry, from_bound: int = 0):
+def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry, from_bound: int = 0,
+                     counted: Stats | None = None):
     """Search generator: IDA* split for `workers` workers, its tasks carried by `carry(frontier)` (a function making
     the Carrier for the split's frontier, called only when the split did not meet the goal); returns a SearchResult
     like `idastar`'s, whose statistics add up every worker's nodes, the stopped tasks' too, and whose extra "parallel"
     tells "workers" ([{"expanded"}, ...]: every worker's share), "subtrees" and what the carrier adds. The bounds below
-    `from_bound` are known to hold no solution (a batch's position searched whole so far, batch_split.py)."""
-    meter = Meter(limits)
+    `from_bound` are known to hold no solution (a batch's position searched whole so far, batch_split.py, or a search
+    that began serially, `serial_first`); `counted`, the statistics of that part, which the search's go on from."""
+    meter = Meter(limits, counted)
     stats = meter.stats
     unsplit = {"parallel": {"workers": [{"expanded": 0}] * workers, "subtrees": 0, "workers_replaced": 0}}
     if puzzle.is_goal(puzzle.start):
         meter.finish()
         return SearchResult([], True, stats, [[]] if all_solutions else None, unsplit)
-    goals, frontier, stats.expanded, stats.generated = split(puzzle, frontier_size(workers), not all_solutions)
+    goals, frontier, expanded, generated = split(puzzle, frontier_size(workers), not all_solutions)
+    stats.expanded += expanded
+    stats.generated += generated
     if goals:  # found while splitting: no worker was started
         meter.finish()
         stats.stored = len(goals[0]) + 1
@@ -139,6 +145,52 @@ def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry, f
         carrier.close()
     meter.finish()
     return SearchResult(solutions[0], True, stats, solutions if all_solutions else None, {"parallel": extra})
+
+
+def serial_first(split_search, after_s: float):
+    """The search generator (puzzle, heuristic, limits, all_solutions) of IDA* that runs in this runtime while its
+    iterations are short and goes on as `split_search` (a parallel one, from the bound reached) once the next
+    iteration is predicted to take more than `after_s` seconds (the last one's time times its growth over the one
+    before): an easy position never pays for a split (its rounds, the last iteration's extra nodes). The serial
+    iterations are counted in the split search's statistics and progress."""
+
+    def search(puzzle, heuristic, limits, all_solutions):
+        from .search.idastar import idastar
+
+        serial = idastar(puzzle, heuristic, limits, all_solutions)
+        started = last = time.perf_counter()
+        took: list = []  # (seconds, expanded) of each serial iteration
+        counted = Stats()
+        try:
+            while True:
+                event = next(serial)
+                yield event
+                if event.get("type") != "iteration":
+                    continue
+                now = time.perf_counter()
+                took.append((now - last, event["expanded"]))
+                last = now
+                counted.expanded += event["expanded"]
+                counted.generated += event["generated"]
+                counted.iterations.append({"bound": event["bound"], "expanded": event["expanded"]})
+                if "next" in event and _predicted_s(took) > after_s:
+                    break
+        except StopIteration as stop:
+            return stop.value
+        serial.close()
+        result = yield from split_search(puzzle, heuristic, limits, all_solutions, from_bound=event["next"],
+                                         counted=counted)
+        result.stats.elapsed_s = time.perf_counter() - started
+        return result
+
+    return search
+
+
+def _predicted_s(took: list) -> float:
+    """How long the next iteration will take: the last one's time, times its growth over the one before."""
+    seconds, expanded = took[-1]
+    growth = expanded / took[-2][1] if len(took) > 1 and took[-2][1] else GROWTH
+    return seconds * max(growth, 1)
 
 
 class Scheduler:

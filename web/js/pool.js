@@ -34,6 +34,7 @@ export class SolverPool {
   #size;
   #starting = false;   // a start in turn is under way (#startInTurn)
   #running = null;     // the PoolTasks of the search running on the pool
+  #installs = new Map();  // extra worker -> its latest tables' install (one at a time per worker)
   last = null;         // the last parallel search's "parallel" statistics: {workers: [{expanded}], subtrees, ...}
 
   constructor(solver, tables, { onChange = () => {}, base = document.baseURI } = {}) {
@@ -102,10 +103,27 @@ export class SolverPool {
     this.#starting = true;
     try {
       await this.solver.start();
-      for (let next; (next = this.#extra.find(worker => worker.status === 'idle'));) await next.start();
+      for (let next; (next = this.#extra.find(worker => worker.status === 'idle'));) {
+        await next.start();
+        // the tables the page's solver holds go in now, before a search needs them
+        if (next.status === 'ready') for (const held of this.tables.held.values()) this.install(next, held);
+      }
     } finally {
       this.#starting = false;
     }
+  }
+
+  /** Install the tables `request` uses into an extra worker, after its installs before: resolves to
+   * tables.installInto's outcome (a worker that holds them already answers at once). */
+  install(worker, request) {
+    const done = (this.#installs.get(worker) ?? Promise.resolve()).then(() => this.tables.installInto(worker, request));
+    this.#installs.set(worker, done.catch(() => {}));
+    return done;
+  }
+
+  /** Resolves once every install under way into the extra workers is done. */
+  installed() {
+    return Promise.all(this.#installs.values());
   }
 
   /** Solve like solver.solve: on the pool when two or more workers are ready and the engine splits this request
@@ -119,6 +137,9 @@ export class SolverPool {
       } finally {
         clearTimeout(timer);
       }
+    }
+    for (const worker of this.extra) {  // the tables go in while the search begins in the solver alone
+      if (worker.status === 'ready') this.install(worker, request);
     }
     const running = new PoolTasks(this, request);
     this.#running = running;
@@ -216,7 +237,7 @@ class PoolTasks {
   #enlist() {
     for (const worker of this.pool.extra) {
       if (worker.status !== 'ready' || this.joining.has(worker)) continue;
-      this.joining.set(worker, this.pool.tables.installInto(worker, this.request).then(tables => {
+      this.joining.set(worker, this.pool.install(worker, this.request).then(tables => {
         if (!tables.ok) return;
         const member = this.members.find(m => m.worker === worker);  // one that died and has started again
         if (member) member.out = false;

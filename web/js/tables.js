@@ -27,6 +27,7 @@ export class TableLoader {
    * fetching those it lacks, with the download told as text; resolves with null as soon as `signal` (an AbortSignal)
    * aborts, after which no more text is told. */
   load(request, { onText = () => {}, signal }) {
+    this.held.set(heldKey(request), request);  // a pool's workers get these tables too when they start
     const aborted = new Promise(resolve => {
       if (signal.aborted) resolve(null);
       signal.addEventListener('abort', () => resolve(null), { once: true });
@@ -38,6 +39,9 @@ export class TableLoader {
 
   /** Install the tables a request uses into another solver (a pool worker), from the bytes this page holds (fetched
    * if need be): resolves like load, without progress. */
+  /** One request for each set of tables the page's solver was given (by shape, goal and set). */
+  held = new Map();
+
   installInto(solver, request) {
     return this.#prepare(request, () => {}, solver);
   }
@@ -139,3 +143,10 @@ function progressText({ filesDone, files, loaded, total, unpacking = false }) {
   const mb = n => (n / 1e6).toFixed(1);
   return t('tables.loading', { loaded: mb(loaded), total: total ? mb(total) : '?', done: filesDone, count: files });
 }
+
+// Which tables a request's search uses depends on the board's shape, the goal and the set chosen, not the position.
+const heldKey = request => {
+  const rows = String(request.board ?? '').split('/');
+  return JSON.stringify([rows.length, rows[0]?.trim().split(/[\s,]+/).length, request.goal ?? null,
+    request.tables ?? null, request.puzzle ?? 'sliding']);
+};
