@@ -52,12 +52,6 @@ def build_estimator(name: str, puzzle, code, tables: str | None = None):
     return user.user_heuristic(puzzle, code.code, code.function, filename=code.filename)
 
 
-def _compares(parsed) -> bool:
-    """Whether a path found with the user's heuristic is compared with the shortest: only an algorithm that is
-    shortest with an admissible heuristic (A*, IDA*) is, and not when the request says "compare": false."""
-    return _with_yours(parsed) and parsed.compare
-
-
 def _with_yours(parsed) -> bool:
     """Whether the search's paths are shortest only if your heuristic is admissible: A* or IDA* with yours."""
     spec = parsed.method.spec
@@ -79,7 +73,7 @@ def _solve(request):
         result = yield from algorithm.start(puzzle, heuristic, limits, options)
     answer = solve_answer(parsed, heuristic, result)
     if answer["ok"] and _with_yours(parsed):
-        yield from _compare_with_shortest(puzzle, answer, limits, _compares(parsed), result.stats.elapsed_s)
+        yield from _compare_with_shortest(puzzle, answer, limits, parsed.compare, result.stats.elapsed_s)
     return answer
 
 
@@ -154,14 +148,12 @@ def _carried(parsed: Solve, plan):
     """The parallel search on the plan's carrier."""
     from . import carriers
     from .api_pool import searched_of
-    from .requests import parse_split, split_request
+    from .requests import split_request
     from .scheduler import MAX_SPLIT
 
     if plan.engine == "page":
         size = min(plan.workers, MAX_SPLIT)
-        for_workers = split_request(parsed, size)
-        parse_split(for_workers)  # checked here, as every worker will read it
-        return carriers.in_page(size, for_workers, searched_of)
+        return carriers.in_page(size, split_request(parsed, size), searched_of)
     if plan.engine == "dask":
         from .api_pool import split_of
 
@@ -276,7 +268,7 @@ def _trace(request):
     if recorded["moves"] is not None:
         _add_notation(answer, puzzle, recorded["moves"])
         if _with_yours(parsed):
-            yield from _compare_with_shortest(puzzle, answer, limits, _compares(parsed), answer["stats"]["elapsed_s"])
+            yield from _compare_with_shortest(puzzle, answer, limits, parsed.compare, answer["stats"]["elapsed_s"])
     return answer
 
 

@@ -26,7 +26,7 @@ from .api_solve import estimator_of, solve_answer
 from .errors import SlideLabError, error_of_answer
 from .requests import may_split, parse_solve, split_request
 from .scheduler import GROWTH, MAX_SPLIT, Ask, Done, Failed, Lost, Progress, Task, parallel_idastar
-from .search.control import Limits, run
+from .search.control import Limits, Stats, run
 from .workers import MAX_TRIES, Died, ForkedPool, serve
 
 STOP = ("stop",)  # driver to worker: end the task at hand (another found the position's solution)
@@ -48,7 +48,6 @@ class _Position:
 
     def __init__(self, position, request):
         self.position, self.request = position, request
-        self.whole: dict | None = None  # what the whole search did before it handed over: its stats
         self.search = None  # the split search (a generator), once handed over
         self.share: Share | None = None  # its carrier, once split
 
@@ -200,13 +199,13 @@ class Batch:
             if where.share is not None:
                 where.share.heard(task_id[0], slot, message)
         elif message[0] == "handed over":
-            where.whole, from_bound = message[1:]
-            where.search = self._split(number, where, from_bound)
+            where.search = self._split(number, where, *message[1:])
         elif message[0] == "done":
             self._end(number, message[1])
 
-    def _split(self, number: int, where: _Position, from_bound: int):
-        """The split search of a position handed over (a generator: yields WAITING, returns the solve answer)."""
+    def _split(self, number: int, where: _Position, whole: dict, from_bound: int):
+        """The split search of a position handed over with what its whole search did (`whole`, its stats) and the
+        bound to go on from (a generator: yields WAITING, returns the solve answer, the whole part counted first)."""
         parsed = parse_solve(where.request)
         heuristic = estimator_of(parsed)
         request = split_request(parsed, self.size, heuristic.name)
@@ -215,16 +214,12 @@ class Batch:
             where.share = Share(self, number, request, len(frontier))
             return where.share
 
+        counted = Stats(whole["expanded"], whole["generated"])
+        counted.iterations = list(whole["iterations"])
         result = yield from parallel_idastar(parsed.puzzle, heuristic, Limits(), parsed.method.all_solutions,
-                                             self.size, carry, from_bound)
-        answer = solve_answer(parsed, heuristic, result)
-        if answer["ok"] and where.whole:  # the whole search's part comes first
-            stats = answer["stats"]
-            stats["expanded"] += where.whole["expanded"]
-            stats["generated"] += where.whole["generated"]
-            stats["elapsed_s"] += where.whole["elapsed_s"]
-            stats["iterations"] = where.whole["iterations"] + stats.get("iterations", [])
-        return answer
+                                             self.size, carry, from_bound, counted)
+        result.stats.elapsed_s += whole["elapsed_s"]
+        return solve_answer(parsed, heuristic, result)
 
     def _advance(self, number: int) -> None:
         """Run a split position's search until it waits for the pool again, or ends."""

@@ -362,18 +362,28 @@ class Solve:
     puzzle: Any = derived()
 
 
+def _searched(request):
+    """(position, its puzzle built, the method checked for it): what a solve and a trace both read first."""
+    position = position_of(request)
+    puzzle = position.build()
+    return position, puzzle, method_of(request, puzzle.kind)
+
+
+def _able(capability: str) -> str:
+    """The algorithms that have `capability` (an Algorithm flag), for a message that names them."""
+    return ", ".join(a.name for a in ALGORITHMS.values() if getattr(a, capability))
+
+
 def parse_solve(request) -> Solve:
     """A solve request, every value checked (the puzzle built, not yet proved solvable)."""
     if isinstance(request, Solve):
         return request
-    position = position_of(request)
-    puzzle = position.build()
-    method = method_of(request, puzzle.kind)
+    position, puzzle, method = _searched(request)
     code = code_of(request, method.heuristic)
     parallel = parallel_of(request, method, code)
     if method.all_solutions and not method.spec.all_solutions:
-        able = ", ".join(a.name for a in ALGORITHMS.values() if a.all_solutions)
-        raise BadRequest(f"{method.algorithm} finds one solution; all shortest solutions are listed by: {able}")
+        raise BadRequest(f"{method.algorithm} finds one solution; all shortest solutions are listed by: "
+                         f"{_able('all_solutions')}")
     return Solve(position, method, budget_of(request), parallel, code, option_of(request, "compare", bool, True),
                  puzzle)
 
@@ -424,12 +434,9 @@ class Trace:
 def parse_trace(request) -> Trace:
     if isinstance(request, Trace):
         return request
-    position = position_of(request)
-    puzzle = position.build()
-    method = method_of(request, puzzle.kind)
+    position, puzzle, method = _searched(request)
     if not method.spec.traceable:
-        able = ", ".join(a.name for a in ALGORITHMS.values() if a.traceable)
-        raise BadRequest(f"{method.algorithm} cannot be traced; these can: {able}")
+        raise BadRequest(f"{method.algorithm} cannot be traced; these can: {_able('traceable')}")
     max_steps = option_of(request, "max_steps", int, MAX_TRACE_STEPS)
     if max_steps > MAX_TRACE_STEPS:
         raise BadRequest(f"'max_steps' is at most {MAX_TRACE_STEPS:,} (a trace records every node)")

@@ -27,7 +27,6 @@ export class TableLoader {
    * fetching those it lacks, with the download told as text; resolves with null as soon as `signal` (an AbortSignal)
    * aborts, after which no more text is told. */
   load(request, { onText = () => {}, signal }) {
-    this.held.set(heldKey(request), request);  // a pool's workers get these tables too when they start
     const aborted = new Promise(resolve => {
       if (signal.aborted) resolve(null);
       signal.addEventListener('abort', () => resolve(null), { once: true });
@@ -37,11 +36,12 @@ export class TableLoader {
     })]);
   }
 
-  /** Install the tables a request uses into another solver (a pool worker), from the bytes this page holds (fetched
-   * if need be): resolves like load, without progress. */
-  /** One request for each set of tables the page's solver was given (by shape, goal and set). */
+  /** One request for each set of tables the page's solver was given, by the tables' names (the engine's
+   * patternDatabases answer): a pool's workers get them too when they start. */
   held = new Map();
 
+  /** Install the tables a request uses into another solver (a pool worker), from the bytes this page holds (fetched
+   * if need be): resolves like load, without progress. */
   installInto(solver, request) {
     return this.#prepare(request, () => {}, solver);
   }
@@ -52,6 +52,7 @@ export class TableLoader {
     const status = await solver.patternDatabases(request);
     // an invalid request uses no tables: its search answers with the reason
     if (!status.ok || !status.tables.length) return { ok: true, needed: false, fetched: [], bytes: 0, seconds: 0 };
+    if (solver === this.solver) this.held.set(status.tables.map(table => table.name).join(' '), request);
     const missing = status.tables.filter(table => !table.ready).map(table => table.name);
     const sizes = new Map(missing.map(name => [name, { loaded: 0, total: 0, done: false }]));
     const report = () => {
@@ -143,10 +144,3 @@ function progressText({ filesDone, files, loaded, total, unpacking = false }) {
   const mb = n => (n / 1e6).toFixed(1);
   return t('tables.loading', { loaded: mb(loaded), total: total ? mb(total) : '?', done: filesDone, count: files });
 }
-
-// Which tables a request's search uses depends on the board's shape, the goal and the set chosen, not the position.
-const heldKey = request => {
-  const rows = String(request.board ?? '').split('/');
-  return JSON.stringify([rows.length, rows[0]?.trim().split(/[\s,]+/).length, request.goal ?? null,
-    request.tables ?? null, request.puzzle ?? 'sliding']);
-};
