@@ -2,7 +2,7 @@
 fetched and installed by the page, Korf's positions and the hardest 3x4 position solved by the real worker.
 
     python3 build.py build && python3 bench/bench_browser_korf.py [--count N | --all | --ids 79,12] [--runs N]
-                                                                  [--tables pdb771] [--workers 2]
+                                                                  [--tables pdb771|pdb78] [--workers 2]
                                                                   [--split-after 0.25]
 
 Serves dist/ locally and uses headless Chromium (Debian's, or SLIDELAB_CHROMIUM, or Playwright's own):
@@ -13,8 +13,9 @@ Serves dist/ locally and uses headless Chromium (Debian's, or SLIDELAB_CHROMIUM,
    Korf's positions (default: the 10 with the fewest nodes in the file's Manhattan IDA* counts), each length checked
    against the file, with the same figures as bench/bench_korf.py: total, median, worst, nodes.
 Each search is also run in this CPython, in the same minutes, so the browser / CPython ratio holds on a busy machine.
---tables names the set `auto` uses for the 15-puzzle in both (pdb, the standard tables; pdb771, the download the page
-offers: every request carries it, as the page's do once the user chose them). --workers N solves Korf's positions on
+--tables names the set `auto` uses for the 15-puzzle in both (pdb, the standard tables; pdb771 or pdb78, a download
+the page offers, pdb78 where the site was built `--with-78`: every request carries it, as the page's do once the user
+chose them); CPython holds the ranked tables packed, as the page does. --workers N solves Korf's positions on
 the page's pool of N workers (web/js/pool.js, as Solve does), against this CPython on one core; --split-after S
 searches each in one worker first and splits it once its next iteration is predicted to take more than S seconds
 (the request's split_after_s).
@@ -40,6 +41,7 @@ import build  # noqa: E402  (its server is the one users run)
 
 from bench_korf import KORF_FILE, read_positions  # noqa: E402
 from slidelab import api  # noqa: E402
+from slidelab.heuristics.pdb import files  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
@@ -116,7 +118,7 @@ def main() -> int:
     choice.add_argument("--all", action="store_true", help="all 100 positions")
     choice.add_argument("--ids", help="comma-separated ids")
     parser.add_argument("--runs", type=int, default=3, help="runs of the 3x4 position (median; default 3)")
-    parser.add_argument("--tables", default="pdb", choices=("pdb", "pdb771"),
+    parser.add_argument("--tables", default="pdb", choices=("pdb", "pdb771", "pdb78"),
                         help="the table set auto uses for the 15-puzzle (default pdb)")
     parser.add_argument("--workers", type=int, default=1, help="the page's pool for Korf's positions (default 1)")
     parser.add_argument("--split-after", type=float, default=None,
@@ -137,7 +139,8 @@ def main() -> int:
     elif not args.all:
         positions = sorted(positions, key=lambda p: nodes[p[0]])[:args.count]
 
-    for path in sorted((build.DIST / "pdb").glob("*.slpdb")):  # CPython compares with the very tables served
+    files.HOLD_PACKED = True  # CPython compares with the very tables served, held as the page holds them
+    for path in sorted((build.DIST / "pdb").glob("*.slpdb")):
         assert api.install_pattern_database(path.read_bytes())["ok"]
     chromium = os.environ.get("SLIDELAB_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     server, url = build.serve_in_thread(build.DIST)
@@ -201,7 +204,8 @@ def main() -> int:
         worst = max(rows, key=lambda r: r[3])
         print(f"{len(rows)} positions ({','.join(str(r[0]) for r in rows)}), {len(rows) - wrong} with the optimal "
               f"length; total {search:.1f} s search, {wall:.1f} s wall; {sum(r[1] for r in rows):,} expanded, "
-              f"{generated:,} generated ({generated / max(search, 1e-9):,.0f} generated per second); CPython "
+              f"{generated:,} generated ({generated / max(search, 1e-9):,.0f} generated per second; a mean of "
+              f"{1000 * search / len(rows):.1f} ms and {generated / len(rows):,.0f} generated a position); CPython "
               f"{sum(r[5] for r in rows):.1f} s search (browser / CPython {search / sum(r[5] for r in rows):.2f})")
         print(f"median {statistics.median(r[3] for r in rows):.2f} s, {statistics.median(r[2] for r in rows):,.0f} "
               f"generated; worst: #{worst[0]} {worst[3]:.2f} s, {worst[2]:,} generated")

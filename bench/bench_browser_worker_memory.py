@@ -1,13 +1,14 @@
 """The memory of one of the page pool's workers with the 4x4 tables loaded (what pool.js's WORKER_MB stands for).
 
     python3 build.py build && python3 bench/bench_browser_worker_memory.py [--runs 3] [--workers 3]
-                                                                            [--heuristic pdb771]
+                                                                            [--heuristic pdb771|pdb78]
 
 Opens the app in headless Chromium (Linux: it reads /proc), solves an easy 15-puzzle position with the pattern
 databases on 1 worker, then with the Workers selector at N (every worker loads its own copy of the tables), and
 prints the browser's memory (the proportional set size of every process it runs) at 1 and at N, and their
 difference per added worker: a worker's Python runtime, its tables and the heap their decoding grew, which a
-WebAssembly memory never gives back.
+WebAssembly memory never gives back. pdb78 (a site built `--with-78`) is chosen as a user does: the larger tables
+remembered in this browser, and `auto`.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import build  # noqa: E402
 from bench_browser import ARGS, SOLVE  # noqa: E402
 from bench_browser_pool import EASY, link  # noqa: E402
 
-SETTLE_MS = 3000  # after a solve, for the collectors of the page and workers to run
+SETTLE_MS = 3000  # after a solve and a collection in the page and every worker
 
 
 def descendants(pid: int) -> list[int]:
@@ -69,6 +70,8 @@ def measure(page, workers: int, heuristic: str) -> float:
     page.evaluate("fragment => { location.hash = fragment; }", link(EASY, heuristic))
     page.wait_for_timeout(500)
     page.evaluate(SOLVE)  # every worker of the pool loads its tables
+    for context in (page, *page.workers):  # the file bytes handed to each worker are garbage once installed
+        context.evaluate("gc()")
     page.wait_for_timeout(SETTLE_MS)
     return browser_mb()
 
@@ -77,20 +80,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--heuristic", default="pdb", choices=("pdb", "pdb771"), help="the pattern databases")
+    parser.add_argument("--heuristic", default="pdb", choices=("pdb", "pdb771", "pdb78"),
+                        help="the pattern databases")
     args = parser.parse_args()
     chromium = os.environ.get("SLIDELAB_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    heuristic = "auto" if args.heuristic == "pdb78" else args.heuristic
     server, url = build.serve_in_thread(build.DIST)
     one, many = [], []
     try:
         with sync_playwright() as playwright:
             for _ in range(args.runs):  # a fresh browser each run: a worker's heap never shrinks
-                browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
+                browser = playwright.chromium.launch(executable_path=chromium, args=[*ARGS, "--js-flags=--expose-gc"])
                 page = browser.new_page()
-                page.goto(url + link(EASY, args.heuristic))
+                if args.heuristic == "pdb78":  # chosen once, as the larger tables' line does
+                    page.add_init_script("localStorage.setItem('slidelab.tables', 'pdb78')")
+                page.goto(url + link(EASY, heuristic))
                 expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=120_000)
-                one.append(measure(page, 1, args.heuristic))
-                many.append(measure(page, args.workers, args.heuristic))
+                one.append(measure(page, 1, heuristic))
+                many.append(measure(page, args.workers, heuristic))
                 browser.close()
     finally:
         server.shutdown()

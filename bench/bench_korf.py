@@ -1,14 +1,15 @@
 """Korf's 100 random 15-puzzle positions solved optimally with the pattern databases (docs/benchmarks.md,
 "heuristics and pattern databases").
 
-    python3 bench/bench_korf.py [--ids 1,2,5 | --first N] [--file PATH] [--heuristics pdb,pdb78]
+    python3 bench/bench_korf.py [--ids 1,2,5 | --first N] [--file PATH] [--heuristics pdb,pdb78,pdb78:packed]
 
 The databases are loaded (or built, once, into the cache folder) first and that time is reported apart. Then every
 position is solved by IDA* with each heuristic in turn (default `auto`: the largest pattern databases at hand), its
 length checked against the optimal length listed in the file, and one line printed per position and heuristic: id,
 length, nodes expanded and generated, CPU and wall seconds. The summary gives, per heuristic, the totals, the median
 and the worst position, and with several heuristics the ratios of their totals to the first's (measured in one run,
-alternating, so that the machine's noise falls on both). Exits 1 if any length differs.
+alternating, so that the machine's noise falls on both). A name with ":packed" holds its ranked tables packed, as
+the browser does (files.PackedTable: half a byte an entry). Exits 1 if any length differs.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ sys.path.insert(0, str(ROOT / "pysrc"))
 
 from slidelab import api  # noqa: E402
 from slidelab.heuristics import get_heuristic  # noqa: E402
+from slidelab.heuristics.pdb import cache_dir, files, is_ranked, plan  # noqa: E402
 from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
 from slidelab.search.control import Limits, run  # noqa: E402
 from slidelab.search.idastar import idastar  # noqa: E402
@@ -43,6 +45,21 @@ def read_positions(path):
     return positions
 
 
+def packed(name):
+    """The heuristic `name` with its ranked tables read packed from the cache folder, as the browser holds them."""
+    puzzle = SlidingPuzzle(4, 4, GOAL, GOAL)
+    held = dict(files._TABLES)
+    for table, *_ in plan(puzzle, get_heuristic(name, puzzle).name):
+        if is_ranked(table):
+            with open(pathlib.Path(cache_dir()) / table, "rb") as f:
+                files._TABLES[table] = files.decode(f, packed=True)[1]
+    try:
+        return get_heuristic(name, puzzle)
+    finally:
+        files._TABLES.clear()
+        files._TABLES.update(held)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", default=str(KORF_FILE),
@@ -60,11 +77,14 @@ def main() -> int:
         positions = positions[:args.first]
 
     goal = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
+    heuristics = {}  # one per name: every position has the same goal
     for name in names:
         started = time.perf_counter()
-        request = {"board": goal, "goal": goal, "algorithm": "idastar", "heuristic": name}
+        base, _, held = name.partition(":")
+        request = {"board": goal, "goal": goal, "algorithm": "idastar", "heuristic": base}
         status = api.pattern_databases(request, build=True)
-        heuristic = get_heuristic(name, SlidingPuzzle(4, 4, GOAL, GOAL))
+        heuristics[name] = heuristic = packed(base) if held == "packed" else get_heuristic(
+            base, SlidingPuzzle(4, 4, GOAL, GOAL))
         assert status["ready"] and heuristic.name.startswith("pdb")
         print(f"{name} ({heuristic.name}): databases ready in {time.perf_counter() - started:.2f} s: "
               f"{', '.join(t['name'] for t in status['tables'])}")
@@ -74,7 +94,7 @@ def main() -> int:
     for ident, length, tiles in positions:
         puzzle = SlidingPuzzle(4, 4, tiles, GOAL)
         for name in names:
-            h = get_heuristic(name, puzzle)
+            h = heuristics[name]
             wall, cpu = time.perf_counter(), time.process_time()
             result = run(idastar(puzzle, h, Limits()))
             cpu, wall = time.process_time() - cpu, time.perf_counter() - wall

@@ -2,8 +2,10 @@
 keeps the rank up to date. The real 7-8 tables take half an hour to build, so the kernel is tested with the 7-8 set
 pointed at small groups (the same code path: ranked tables, two lookups, corrections for tiles passed over)."""
 
+import io
 import json
 import math
+import os
 import random
 import struct
 import sys
@@ -147,6 +149,40 @@ def test_a_ranked_file_decodes_in_little_more_than_its_table(monkeypatch):
     assert peak < 2.5 * len(table)
 
 
+def test_a_packed_table_is_the_file_body_and_reads_as_the_decoded_table():
+    """The browser holds ranked tables packed (half a byte an entry, nothing decoded): each entry plus the group's
+    Manhattan distance gives the decoded table back, read from the bytes or a chunk at a time from a file."""
+    rows, cols, cells = 3, 4, (1, 2, 3, 5, 6)
+    data, restored = files.encode_ranked(rows, cols, cells, builder_numpy.build_ranked_numpy(rows, cols, cells))
+    md = files._ranked_manhattan(rows, cols, cells)
+    for source in (data, io.BytesIO(data)):
+        name, table = files.decode(source, packed=True)
+        assert name == frames.table_name(rows, cols, cells, ranked=True) and isinstance(table, files.PackedTable)
+        assert len(table) == (len(restored) + 1) // 2 == math.perm(12, 5) // 2
+        assert bytes(md[r] + 2 * table.entry(r) for r in range(len(restored))) == restored
+    assert files.decode(io.BytesIO(data))[1] == restored  # a file read in chunks decodes as its bytes do
+    monkeypatch = pytest.MonkeyPatch()
+    monkeypatch.setattr(files, "CHUNK", 1000)  # many chunks, each ending inside the body
+    try:
+        assert files.decode(io.BytesIO(data), packed=True)[1] == table
+        assert files.decode(io.BytesIO(data))[1] == restored
+    finally:
+        monkeypatch.undo()
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (lambda d: d[:-40], "wrong size"),
+    (lambda d: d + b"more", "wrong size"),
+    (lambda d: d[:-300] + bytes([d[-300] ^ 1]) + d[-299:], "Error|wrong size"),
+])
+def test_damaged_files_are_refused_when_packed_too(damage, reason):
+    """A packed table is not decoded, so zlib's own checksum of the body, and its end, vouch for it."""
+    data, _ = files.encode_ranked(3, 4, (1, 2, 3, 5, 6), builder_numpy.build_ranked_numpy(3, 4, (1, 2, 3, 5, 6)))
+    assert isinstance(files.decode(data, packed=True)[1], files.PackedTable)
+    with pytest.raises(MissingData, match=reason):
+        files.decode(damage(data), packed=True)
+
+
 @pytest.mark.parametrize("damage, reason", [
     (lambda d: d[:-40], "wrong size"),
     (lambda d: d[:-300] + bytes([d[-300] ^ 1]) + d[-299:], "checksum|wrong size|Error"),
@@ -191,18 +227,24 @@ def _walked(seed, steps=36):
 
 @pytest.mark.parametrize("rows, cols, groups", [(3, 3, ((1, 2, 4, 5), (3, 6, 7, 8))),
                                                 (4, 4, ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)))])
-def test_the_ranked_kernel_searches_exactly_as_the_direct_one(rows, cols, groups, cache, monkeypatch):
+@pytest.mark.parametrize("packed", [False, True])
+def test_the_ranked_kernel_searches_exactly_as_the_direct_one(rows, cols, groups, packed, cache, monkeypatch):
     """With the same groups ranked and direct, h is the same everywhere, so the two kernels make the same search:
-    the same moves and the same numbers of positions, contour by contour. (No group here walls the blank's goal
+    the same moves and the same numbers of positions, contour by contour; and so does the kernel of packed tables
+    (the browser's), which adds the Manhattan distance back from the moves. (No group here walls the blank's goal
     cell off, where the ranked tables count more.)"""
     monkeypatch.setitem(frames.LARGE_PARTITIONS["pdb78"], (rows, cols), (groups,))
     monkeypatch.setitem(frames.PARTITIONS, (rows, cols), (groups,))
     puzzles = _puzzles(rows, cols, 3, 5) if rows == 3 else [_walked(seed) for seed in (1, 2)]
     for name, r, c, cells in pdb.plan(puzzles[0], "pdb78") + pdb.plan(puzzles[0]):
         pdb.ensure_table(name, r, c, cells)
+        if packed and frames.is_ranked(name):
+            with open(os.path.join(cache, name), "rb") as f:
+                files._TABLES[name] = files.decode(f, packed=True)[1]
     for puzzle in puzzles:
         ranked, direct = get_heuristic("pdb78", puzzle), get_heuristic("pdb", puzzle)
         assert ranked.name == "pdb78" and ranked.kernel == "pdb" and frames.is_ranked(pdb.plan(puzzle, "pdb78")[0][0])
+        assert all(o.packed == packed for o in ranked.orientations)
         for state in _puzzles(rows, cols, 20, 9):
             assert ranked(state.start) == direct(state.start)
         fast = run(pdb_idastar(puzzle, ranked, Limits()))
@@ -256,7 +298,8 @@ def test_auto_uses_the_set_a_request_chooses(tmp_path, monkeypatch):
     standard set once the user goes back to it, though the large tables are still in memory."""
     request = {"puzzle": "sliding", "board": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", "algorithm": "idastar",
                "heuristic": "auto"}
-    assert pdb.auto_table_set(api.make_puzzle(request)) == "pdb771"  # the package carries the 7-7-1 files
+    puzzle = api.make_puzzle(request)  # the package carries the 7-7-1 files; the 7-8 ones only where built
+    assert pdb.auto_table_set(puzzle) == ("pdb78" if pdb.available(puzzle, table_set="pdb78") else "pdb771")
     monkeypatch.setenv(pdb.ENV_DIR, str(tmp_path))  # as in the browser: no files at hand, nothing in memory
     monkeypatch.setattr(files, "PACKAGED", str(tmp_path))
     monkeypatch.setattr(files, "_TABLES", {})
@@ -275,8 +318,11 @@ def test_auto_uses_the_set_a_request_chooses(tmp_path, monkeypatch):
     files._TABLES.update((name, b"") for name, *_ in pdb.plan(api.make_puzzle(request), "pdb771"))  # installed
     assert pdb.auto_table_set(api.make_puzzle(request)) == "pdb771"
     assert api.pattern_databases(dict(request, tables="pdb"))["set"] == "pdb"
-    download = {"name": "pdb771", "files": {"4x4": [t["name"] for t in offered["tables"]]}}
-    assert api.describe()["download_tables"] == download
+    largest, page = api.describe()["download_tables"]  # largest first
+    assert page == {"name": "pdb771", "files": {"4x4": [t["name"] for t in offered["tables"]]},
+                    "memory_bytes": sum((t["entries"] + 1) // 2 for t in offered["tables"])}
+    assert largest["name"] == "pdb78" and largest["files"]["4x4"][0] == page["files"]["4x4"][0]
+    assert largest["memory_bytes"] == (math.perm(16, 7) + math.perm(16, 8)) // 2 == 288_288_000
 
 
 def test_the_dask_build_gives_the_same_bytes_as_one_machine():

@@ -147,11 +147,11 @@ def describe() -> dict:
     """Every algorithm and heuristic with a one-line description (for selectors and `--help`; an algorithm also says
     whether its paths are shortest, whether it uses a heuristic, the puzzles it solves, the weight it takes by default
     (null for none) and whether it can be traced), the token-puzzle presets and move rules, and example heuristics
-    in Python written against the user contract (heuristics/user.py), and the set of pattern databases the page
-    offers to download ("download_tables": {"name", "files": {shape: [file names]}}; a solve request's "tables"
-    names it once chosen), Compare's default pairs and time limits ("compare": compare.catalogue()), and the
-    exercises and the lessons of Watch the search that come with Slide Lab ("exercises": [{"id", "title"}], "lessons":
-    exercises/lessons.py's catalogue())."""
+    in Python written against the user contract (heuristics/user.py), and the sets of pattern databases the page
+    may offer to download, largest first ("download_tables": [{"name", "files": {shape: [file names]},
+    "memory_bytes"}]; a solve request's "tables" names the one chosen), Compare's default pairs and time limits
+    ("compare": compare.catalogue()), and the exercises and the lessons of Watch the search that come with Slide Lab
+    ("exercises": [{"id", "title"}], "lessons": exercises/lessons.py's catalogue())."""
     from .exercises.format import catalogue as exercise_catalogue
     from .exercises.lessons import catalogue as lessons
     from .heuristics.examples import examples

@@ -140,6 +140,54 @@ def test_the_larger_tables_download_on_request_serve_auto_and_stay_for_offline_u
     context.close()
 
 
+EIGHT_TILES = "4x4_8-9-10-11-12-13-14-15.ranked.slpdb"
+
+
+def test_the_largest_tables_the_site_serves_and_the_device_holds_are_offered(browser, site):
+    """A site built with the 7-8 tables lists them in pdb/files.json (here only listed: their download fails). The
+    page offers them where the device's memory holds a worker with them, else says so and offers the 7-7-1 ones; the
+    pool's default size follows the memory of the tables in use."""
+    folder, url = site
+    index = json.loads((folder / "pdb" / "files.json").read_text())
+    index["files"][EIGHT_TILES] = 84_863_234
+    (folder / "pdb" / "files.json").write_text(json.dumps(index))
+    sizes = index["files"]
+    seven_eight = (sizes[LARGE_TABLES[0]] + sizes[EIGHT_TILES]) / 1e6
+    seven_seven_one = sum(sizes[name] for name in LARGE_TABLES) / 1e6
+    for memory_gb in (8, 2):
+        context = browser.new_context(service_workers="block")  # the files.json changed here is not the build's
+        context.add_init_script(
+            f"Object.defineProperty(Navigator.prototype, 'deviceMemory', {{ get: () => {memory_gb} }})")
+        page = context.new_page()
+        open_ready(page, url + KORF_12)
+        line, text = page.locator("#large-tables"), page.locator("#large-tables-text")
+        if memory_gb == 8:
+            expect(line).to_have_attribute("data-offered", "pdb78")
+            expect(text).to_have_text("This board has larger tables, the 7-8 pattern databases: hard positions solve "
+                                      "several times faster.")
+            expect(page.locator("#large-tables-button")).to_have_text(f"Download ({seven_eight:.1f} MB)")
+            page.click("#large-tables-button")
+            expect(line).to_have_attribute("data-state", "failed", timeout=60_000)
+            expect(text).to_contain_text("could not be loaded")
+            expect(text).to_contain_text("HTTP 404")
+            assert solve(page) == "45 moves (optimal)"  # on the standard tables, still in use
+            expect(page.locator("#stats-panel")).to_contain_text("auto chose pattern databases")
+        else:  # a quarter of 2 GB holds one worker with the 7-7-1 tables (288 MB), not with the 7-8 ones (518 MB)
+            expect(line).to_have_attribute("data-offered", "pdb771")
+            expect(text).to_have_text("The 7-8 pattern databases need about 518 MB of memory a worker, more than this "
+                                      "device's 2 GB can spare. This board has larger tables, the 7-7-1 pattern "
+                                      "databases: hard positions solve several times faster.")
+            expect(page.locator("#large-tables-button")).to_have_text(f"Download ({seven_seven_one:.1f} MB)")
+            expect(page.locator("#pool-size")).to_have_value("2")  # two workers of 230 MB fit in 500 MB
+            page.click("#large-tables-button")
+            expect(line).to_have_attribute("data-state", "in-use", timeout=120_000)
+            expect(page.locator("#pool-size")).to_have_value("1")
+            expect(page.locator("#pool-status")).to_contain_text("each needs about 288 MB")
+            assert solve(page) == "45 moves (optimal)"
+            expect(page.locator("#stats-panel")).to_contain_text("auto chose 7-7-1 pattern databases")
+        context.close()
+
+
 def test_a_repeat_visit_starts_python_from_the_stored_snapshot(browser, site):
     _, url = site
     context = browser.new_context()

@@ -122,7 +122,7 @@ def test_compare_on_a_3x4_board_fetches_the_pattern_databases_first_with_progres
     assert loading and loading[-1] == "Loading pattern databases: 0.7 of 0.7 MB, 4 of 4 files…"
     assert "Unpacking the pattern databases…" in shown
     assert shown.index(loading[0]) < shown.index("3 of 3 runs finished.")
-    assert sorted(url for url in requests if "/pdb/" in url) == sorted(
+    assert sorted(url for url in requests if "/pdb/" in url and url.endswith(".slpdb")) == sorted(
         base_url + "pdb/" + name for name in THREE_BY_FOUR_TABLES)
     expect(page.locator("#notice")).to_be_hidden()
 

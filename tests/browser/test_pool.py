@@ -131,7 +131,7 @@ def test_a_pooled_search_lists_its_iterations_as_they_end_as_one_worker_does(pag
         assert abs(nodes - bounds[bound]) <= max(200, bounds[bound] // 100), (bound, nodes, bounds[bound])
 
 
-@pytest.mark.parametrize("memory_gb, size", [(4, "3"), (None, "8")])
+@pytest.mark.parametrize("memory_gb, size", [(4, "4"), (None, "8")])
 def test_the_default_pool_fits_the_device_memory_and_says_why(page: Page, base_url: str, memory_gb, size):
     page.add_init_script("Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 8 });"
                          f"Object.defineProperty(navigator, 'deviceMemory', {{ get: () => {json.dumps(memory_gb)} }})")
@@ -140,8 +140,8 @@ def test_the_default_pool_fits_the_device_memory_and_says_why(page: Page, base_u
     expect(page.locator("#pool-size")).to_have_value(size)
     status = page.inner_text("#pool-status")
     assert status.startswith("8 cores")
-    if memory_gb:  # 280 MB a worker: a quarter of 4 GB holds 3
-        assert "(3 workers: each needs about 280 MB, and a quarter of this device's 4 GB of memory holds 3)" in status
+    if memory_gb:  # 230 MB a worker with the standard tables: a quarter of 4 GB holds 4
+        assert "(4 workers: each needs about 230 MB, and a quarter of this device's 4 GB of memory holds 4)" in status
     else:
         assert "memory" not in status
 

@@ -75,8 +75,9 @@ const SLIDING = { ...SLIDING_KIND, view, resetBoard: () => ({ ...state.board, ce
 const TOKENS = { ...TOKENS_KIND, view: tokenView, resetBoard: () => state.start };
 const kind = () => (kindOf(state.puzzle) === SLIDING_KIND ? SLIDING : TOKENS);
 const tables = new TableLoader(solver);
-const largeTables = new LargeTables({ line: $('large-tables'), text: $('large-tables-text'),
-  button: $('large-tables-button') }, { tables, request: () => solveRequest() });
+const largeTables = new LargeTables({
+  line: $('large-tables'), text: $('large-tables-text'), button: $('large-tables-button'),
+}, { tables, request: () => solveRequest(), onChange: () => { pool.tablesMB = largeTables.memoryMB; } });
 const picker = new MethodPicker({
   algorithm: $('algorithm'), heuristic: $('heuristic'), heuristicField: $('heuristic-field'), note: ui.method,
   onChange: chooseMethod,

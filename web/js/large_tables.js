@@ -1,16 +1,20 @@
-// The larger pattern databases the page offers as a download (the engine names the set and its files per board
-// shape: describe().download_tables; the site lists each file's size in pdb/files.json). A line under the method
-// picker offers them on a board they serve, with their size; once chosen (remembered in this browser) every solve
-// request names the set ("tables"), so that auto uses it and the table loader fetches its files; the service worker
-// keeps them for offline use. Going back to the standard tables also names its set, so the large tables, still in the
-// worker's memory, are left alone.
+// The larger pattern databases the page offers as a download. The engine names the sets, largest first, with their
+// files per board shape and the memory a worker holds of them (describe().download_tables); the site lists the files
+// it serves, with their sizes, in pdb/files.json (the 7-8 files only when it was built with them). A line under the
+// method picker offers, on a board they serve, the largest set the device's memory holds (pool.js workersFitting;
+// when a larger one is served but too large, it says so), with its size; once chosen (remembered in this browser)
+// every solve request names the set ("tables"), so that auto uses it and the table loader fetches its files; the
+// service worker keeps them for offline use. Going back to the standard tables also names their set, so the large
+// tables, still in the worker's memory, are left alone.
 //
-//   const large = new LargeTables({ line, text, button }, { tables, request });  // request(): the solve request
-//   large.setCatalogue(catalogue);   // once the solver is up: the set offered
+//   const large = new LargeTables({ line, text, button }, { tables, request, onChange });
+//   // request(): the solve request; onChange(): the set in use changed (large.memoryMB)
+//   large.setCatalogue(catalogue);   // once the solver is up: the sets offered
 //   large.show(board);               // the board shown ({rows, cols}; null for a token puzzle): offer, in use, hidden
 //   large.setEnabled(idle);          // the download waits while the solver is busy
 //   large.choose(request)            // the request, naming the table set chosen
 
+import { workersFitting } from './pool.js';
 import { fact, t } from './i18n.js';
 
 const STORED = 'slidelab.tables';
@@ -24,34 +28,45 @@ function store(name) {
   try { localStorage.setItem(STORED, name); } catch { /* not remembered past this page */ }
 }
 
+const megabytes = bytes => (bytes ? (bytes / 1e6).toFixed(1) : '?');
+
 export class LargeTables {
-  #set = null;       // {name, files: {shape: [file names]}, label}: the set offered, once the catalogue is known
+  #sets = [];        // [{name, files: {shape: [file names]}, memory_bytes, label}], largest first
   #chosen = stored();
-  #sizes = null;     // promise of {file name: bytes}
+  #served = null;    // {file name: bytes} the site serves, once pdb/files.json is read (null: it could not be)
+  #index = null;     // promise of #served
   #loading = null;   // AbortController of the download in flight
   #board = null;
   #enabled = false;
+  #offered = null;   // the set the button downloads
 
-  constructor({ line, text, button }, { tables, request, base = document.baseURI }) {
-    Object.assign(this, { line, text, button, tables, request, base });
-    button.addEventListener('click', () => (this.inUse ? this.#useStandard() : this.#download()));
+  constructor({ line, text, button }, { tables, request, onChange = () => {}, base = document.baseURI }) {
+    Object.assign(this, { line, text, button, tables, request, onChange, base });
+    button.addEventListener('click', () => (this.#offered ? this.#download(this.#offered) : this.#useStandard()));
   }
 
-  /** Whether the large set is chosen and serves the board shown. */
+  /** The set in use: chosen, and served by the site (null: the standard tables). */
   get inUse() {
-    return this.#set !== null && this.#chosen === this.#set.name && this.#files() !== null;
+    return this.#sets.find(set => set.name === this.#chosen && this.#servesSome(set)) ?? null;
+  }
+
+  /** The memory (MB) a worker holds of the set in use (0 for the standard tables). */
+  get memoryMB() {
+    return (this.inUse?.memory_bytes ?? 0) / 1e6;
   }
 
   setCatalogue(catalogue) {
-    const set = catalogue.download_tables;
-    const label = catalogue.heuristics.find(entry => entry.name === set?.name)?.label;
-    this.#set = set ? { ...set, label: fact(`heuristic.${set.name}.label`, label ?? set.name) } : null;
+    this.#sets = (catalogue.download_tables ?? []).map(set => {
+      const label = catalogue.heuristics.find(entry => entry.name === set.name)?.label;
+      return { ...set, label: fact(`heuristic.${set.name}.label`, label ?? set.name) };
+    });
+    this.#read().then(() => this.onChange());
     this.show(this.#board);
   }
 
-  /** The request with the table set chosen: the large one, or the standard one. */
+  /** The request with the table set chosen: the large one in use, or the standard one. */
   choose(request) {
-    return { ...request, tables: this.#set !== null && this.#chosen === this.#set.name ? this.#set.name : STANDARD };
+    return { ...request, tables: this.inUse?.name ?? STANDARD };
   }
 
   setEnabled(enabled) {
@@ -61,45 +76,75 @@ export class LargeTables {
 
   async show(board) {
     this.#board = board;
-    const files = this.#files();
-    this.line.hidden = files === null;
-    if (files === null || this.#loading) return;
-    const name = this.#set.label;
-    const mb = await this.#megabytes(files);
-    if (board !== this.#board) return;  // another board was shown meanwhile
-    this.text.textContent = this.inUse ? t('tables.large-in-use', { name, mb }) : t('tables.large-offer', { name });
-    this.button.textContent = this.inUse ? t('tables.large-stop') : t('tables.large-download', { mb });
-    this.line.dataset.state = this.inUse ? 'in-use' : 'offered';
+    await this.#read();
+    if (board !== this.#board || this.#loading) return;  // another board was shown meanwhile, or a download runs
+    const shape = board && `${board.rows}x${board.cols}`;
+    const served = this.#sets.filter(set => shape && this.#serves(set, shape));
+    const fitting = served.filter(set => workersFitting(set.memory_bytes / 1e6).fits >= 1);
+    const using = served.find(set => set.name === this.inUse?.name) ?? null;
+    const larger = fitting.find(set => !using || served.indexOf(set) < served.indexOf(using)) ?? null;
+    const tooLarge = served.find(set => !fitting.includes(set) && (!larger || served.indexOf(set) < served.indexOf(larger)));
+    this.line.hidden = served.length === 0;
+    if (!served.length) return;
+    this.#offered = larger;
+    const parts = [];
+    if (using) parts.push(t('tables.large-in-use', { name: using.label, mb: megabytes(this.#bytes(using, shape)) }));
+    if (tooLarge) {
+      const { memoryGB, workerMB } = workersFitting(tooLarge.memory_bytes / 1e6);
+      parts.push(t('tables.large-too-big', { name: tooLarge.label, mb: workerMB, gb: memoryGB }));
+    }
+    if (larger) parts.push(t(using ? 'tables.large-better' : 'tables.large-offer', { name: larger.label }));
+    this.text.textContent = parts.join(' ');
+    this.button.hidden = !larger && !using;
+    this.button.textContent = larger ? t('tables.large-download', { mb: megabytes(this.#bytes(larger, shape)) })
+      : t('tables.large-stop');
+    this.line.dataset.state = larger ? 'offered' : (using ? 'in-use' : 'too-large');
+    this.line.dataset.offered = larger?.name ?? '';
     this.setEnabled(this.#enabled);
   }
 
-  // The set's files for the board shown, or null when it has none (or is not known yet).
-  #files() {
-    const board = this.#board;
-    return (board && this.#set?.files[`${board.rows}x${board.cols}`]) ?? null;
+  // Whether the site serves the set's files for a board shape. Where pdb/files.json could not be read (offline
+  // before the service worker kept it), the set chosen is taken as served (its files were fetched, and are kept), and
+  // so is the smallest set, which every site serves.
+  #serves(set, shape) {
+    const files = set.files[shape];
+    if (!files) return false;
+    if (this.#served === null) return set.name === this.#chosen || set === this.#sets.at(-1);
+    return files.every(file => file in this.#served);
   }
 
-  async #megabytes(files) {
-    this.#sizes ??= fetch(new URL('pdb/files.json', this.base)).then(answer => (answer.ok ? answer.json() : {}))
-      .then(index => index.files ?? {}).catch(() => ({}));
-    const sizes = await this.#sizes;
-    const bytes = files.reduce((sum, file) => sum + (sizes[file] ?? 0), 0);
-    return bytes ? (bytes / 1e6).toFixed(1) : '?';
+  #servesSome(set) {
+    return Object.keys(set.files).some(shape => this.#serves(set, shape));
+  }
+
+  #bytes(set, shape) {
+    return set.files[shape].reduce((sum, file) => sum + (this.#served?.[file] ?? 0), 0);
+  }
+
+  // The files the site serves (pdb/files.json; none when it cannot be read).
+  #read() {
+    this.#index ??= fetch(new URL('pdb/files.json', this.base)).then(answer => (answer.ok ? answer.json() : null))
+      .then(index => index?.files ?? null).catch(() => null)
+      .then(files => { this.#served = files; });
+    return this.#index;
   }
 
   // Fetch the set's files into the worker now (the service worker keeps them), then use them.
-  async #download() {
+  async #download(set) {
     this.#loading = new AbortController();
     this.setEnabled(this.#enabled);
     this.line.dataset.state = 'loading';
-    const request = { ...this.request(), algorithm: 'idastar', heuristic: 'auto', tables: this.#set.name };
+    const request = { ...this.request(), algorithm: 'idastar', heuristic: 'auto', tables: set.name };
+    const loading = this.#loading;
     const outcome = await this.tables.load(request, {
-      onText: text => { this.text.textContent = text; }, signal: this.#loading.signal,
+      onText: text => { this.text.textContent = text; }, signal: loading.signal,
     });
+    loading.abort();  // a failed file's siblings may still be arriving: their progress is told no more
     this.#loading = null;
     if (outcome?.ok) {
-      this.#chosen = this.#set.name;
+      this.#chosen = set.name;
       store(this.#chosen);
+      this.onChange();
       await this.show(this.#board);
     } else {
       await this.show(this.#board);
@@ -111,6 +156,7 @@ export class LargeTables {
   #useStandard() {
     this.#chosen = STANDARD;
     store(STANDARD);
+    this.onChange();
     this.show(this.#board);
   }
 }

@@ -23,10 +23,19 @@ import { Solver } from './bridge.js';
 
 const START_AFTER_MS = 1000;
 export const MAX_WORKERS = 16;
-// a worker's memory with the largest 4x4 tables the page offers (the 7-7-1 download; 230 with the standard ones),
-// measured (docs/benchmarks.md, "A pool worker's memory")
-export const WORKER_MB = 280;
+// a worker's memory with the standard 4x4 tables, measured (docs/benchmarks.md, "A pool worker's memory"); a larger
+// set of tables in use adds its own memory (describe().download_tables)
+export const WORKER_MB = 230;
 const MEMORY_SHARE = 0.25;  // of the device's memory, for the pool's workers by default
+
+/** How many workers of WORKER_MB and `tablesMB` more fit in MEMORY_SHARE of the device's memory, where the browser
+ * tells it (navigator.deviceMemory, in GB, rounded down and at most 8; Infinity where it does not): {fits, memoryGB,
+ * workerMB}. */
+export function workersFitting(tablesMB = 0) {
+  const memoryGB = navigator.deviceMemory ?? null;
+  const workerMB = Math.round(WORKER_MB + tablesMB);
+  return { fits: memoryGB ? Math.floor(memoryGB * 1000 * MEMORY_SHARE / workerMB) : Infinity, memoryGB, workerMB };
+}
 
 export class SolverPool {
   static latest = null;  // the pool last made (the page's), for the browser tests
@@ -35,25 +44,40 @@ export class SolverPool {
   #starting = false;   // a start in turn is under way (#startInTurn)
   #running = null;     // the PoolTasks of the search running on the pool
   #installs = new Map();  // extra worker -> its latest tables' install (one at a time per worker)
+  #tablesMB = 0;       // the memory of the larger tables in use, beyond WORKER_MB
+  #picked = false;     // the user chose the size: the tables' memory no longer sets it
   last = null;         // the last parallel search's "parallel" statistics: {workers: [{expanded}], subtrees, ...}
 
   constructor(solver, tables, { onChange = () => {}, base = document.baseURI } = {}) {
     Object.assign(this, { solver, tables, onChange, base });
-    this.#size = SolverPool.defaultSize().size;
+    this.#size = this.defaultSize().size;
     SolverPool.latest = this;
   }
 
-  /** The pool's size unless the user picks one, and why: {size, cores, memoryGB, fits}. One worker per core, at
-   * most MAX_WORKERS (on a one-core device, 1: no pool), and no more than fit in MEMORY_SHARE of the device's memory
-   * where the browser tells it (navigator.deviceMemory, in GB, rounded down and at most 8): each worker holds a
-   * whole Python runtime and its own copy of the tables, WORKER_MB in all (docs/benchmarks.md). `fits` is that
+  /** The pool's size unless the user picks one, and why: {size, cores, memoryGB, workerMB, fits}. One worker per
+   * core, at most MAX_WORKERS (on a one-core device, 1: no pool), and no more than fit in the device's memory
+   * (workersFitting): each worker holds a whole Python runtime and its own copy of the tables in use. `fits` is that
    * number when memory, not cores, set the size, else null. */
-  static defaultSize() {
+  defaultSize() {
     const cores = navigator.hardwareConcurrency || 1;
-    const memoryGB = navigator.deviceMemory ?? null;
+    const { fits, memoryGB, workerMB } = workersFitting(this.#tablesMB);
     const size = Math.max(1, Math.min(cores, MAX_WORKERS));
-    const fits = memoryGB ? Math.max(1, Math.floor(memoryGB * 1000 * MEMORY_SHARE / WORKER_MB)) : Infinity;
-    return { size: Math.min(size, fits), cores, memoryGB, fits: fits < size ? fits : null };
+    const held = Math.max(1, fits);
+    return { size: Math.min(size, held), cores, memoryGB, workerMB, fits: held < size ? held : null };
+  }
+
+  /** The memory (MB) of the larger tables in use (0: the standard ones): the default size follows it until the user
+   * picks a size. */
+  set tablesMB(mb) {
+    this.#tablesMB = mb;
+    if (this.#picked) {
+      this.onChange();
+    } else if (this.#extra.length) {
+      this.#resize(this.defaultSize().size);
+    } else {  // not started yet: it starts later, as it would have
+      this.#size = this.defaultSize().size;
+      this.onChange();
+    }
   }
 
   get size() {
@@ -63,6 +87,11 @@ export class SolverPool {
   /** Choose the number of workers (the page's solver included): extra workers start now, surplus ones stop (the
    * subtrees they were searching go back to the queue). */
   set size(n) {
+    this.#picked = true;
+    this.#resize(n);
+  }
+
+  #resize(n) {
     this.#size = Math.max(1, Math.min(MAX_WORKERS, Math.floor(n) || 1));
     for (const worker of this.#extra.splice(this.#size - 1)) worker.stop();
     this.#grow();

@@ -4,7 +4,7 @@
 //   const view = new PoolView(pool, { select, status });   // fills the selector, follows its changes
 //   view.show();                                           // after any change of the pool (its onChange)
 
-import { MAX_WORKERS, SolverPool, WORKER_MB } from './pool.js';
+import { MAX_WORKERS } from './pool.js';
 import { formatLarge } from './format.js';
 import { t } from './i18n.js';
 
@@ -13,20 +13,20 @@ const MAX_WORKERS_SHOWN = 8;  // the selector offers 1 to this, or one per core 
 export class PoolView {
   constructor(pool, { select, status }) {
     Object.assign(this, { pool, select, status });
-    const { cores } = SolverPool.defaultSize();
+    const { cores } = pool.defaultSize();
     for (let n = 1; n <= Math.min(MAX_WORKERS, Math.max(MAX_WORKERS_SHOWN, cores)); n++) {
       select.add(new Option(n === 1 ? t('pool.one') : String(n), String(n)));
     }
-    select.value = String(pool.size);
     select.addEventListener('change', () => { pool.size = Number(select.value); });
     this.show();
   }
 
   show() {
     const { pool } = this;
-    const { cores, memoryGB, fits } = SolverPool.defaultSize();
+    this.select.value = String(pool.size);  // the default size follows the tables in use
+    const { cores, memoryGB, workerMB, fits } = pool.defaultSize();
     let text = t('pool.cores', { count: cores });
-    if (fits !== null && pool.size === fits) text += t('pool.memory', { count: fits, mb: WORKER_MB, gb: memoryGB });
+    if (fits !== null && pool.size === fits) text += t('pool.memory', { count: fits, mb: workerMB, gb: memoryGB });
     const extra = pool.size - 1;
     if (extra > 0 && !pool.started) text += t('pool.not-started');
     else if (extra > 0) text += t('pool.ready', { ready: pool.ready, count: pool.size });

@@ -119,9 +119,23 @@ def pattern_databases(request):
     return _js(api.pattern_databases(_py(request)))
 
 
+class _PageFile:
+    """A file's bytes the page holds (a Uint8Array), read as a file a chunk at a time: the whole file (85 MB for the
+    7-8 set's larger table) is never copied into Python's memory at once."""
+
+    def __init__(self, array):
+        self.array, self.at, self.size = array, 0, array.length
+
+    def read(self, n=-1):
+        end = self.size if n < 0 else min(self.size, self.at + n)
+        chunk = self.array.subarray(self.at, end).to_bytes()
+        self.at = end
+        return chunk
+
+
 def install_pattern_database(data):
-    # the page fetches the file and passes its bytes (a Uint8Array, a memoryview here)
-    return _js(api.install_pattern_database(_py(data)))
+    # the page fetches the file and passes its bytes
+    return _js(api.install_pattern_database(_PageFile(data) if hasattr(data, "subarray") else _py(data)))
 
 
 def exercise(name, request):

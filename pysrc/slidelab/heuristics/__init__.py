@@ -18,7 +18,7 @@ class Heuristic:
 
     def __init__(self, name, title, description, builders, label=None, browser=True):
         self.name = name
-        self.browser = browser  # whether the page offers it (the 7-8 tables are for the command line)
+        self.browser = browser  # whether the page's picker offers it (the 7-8 tables come through the download line)
         self.title = title
         self.label = label or title.lower()  # how a sentence names it: "Manhattan distance", "misplaced tiles"
         self.description = description
@@ -63,7 +63,8 @@ HEURISTICS = {
         Heuristic("pdb78", "Pattern databases 7-8", "Korf and Felner's 7-8 partition of the 15-puzzle (one 7-tile "
                   "and one 8-tile table, each also mirrored): 13 times fewer positions than pdb on Korf's 100; "
                   "the tables (92 MB of files, 580 MB in memory) are built once with numpy, about 35 minutes of one "
-                  "core and 4.7 GB of memory (slidelab pdb 4x4-78).", {"sliding": "pdb:large_pattern_database"},
+                  "core and 4.7 GB of memory (slidelab pdb 4x4-78); the page offers them as a download where the "
+                  "site serves them.", {"sliding": "pdb:large_pattern_database"},
                   label="7-8 pattern databases", browser=False),
         Heuristic("pdb771", "Pattern databases 7-7-1", "A 7-7-1 partition of the 15-puzzle (two 7-tile tables and "
                   "one for tile 15, each also mirrored): 4 times fewer positions than pdb on Korf's 100; the page "

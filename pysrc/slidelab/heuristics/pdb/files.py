@@ -32,6 +32,7 @@ damaged pair is decoded and mapped again).
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import struct
@@ -61,8 +62,22 @@ PACKAGED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.
 
 ZLIB_MAX_RATIO = 1032  # deflate never expands data more than this: a body shorter than its table / 1032 is cut short
 
+CHUNK = 1 << 22  # bytes of a file read (and, in the browser, copied from the page) at a time
 _TABLES: dict[str, bytes | bytearray] = {}  # loaded or built tables by file name
 _DAMAGED: dict[str, str] = {}  # cache files found damaged (and not replaced from the package): name -> the problem
+
+
+class PackedTable(bytearray):
+    """A ranked table held as its file keeps it: per entry its halved excess over the group's Manhattan distance, 4
+    bits, two entries a byte (the even rank in the low bits). Half the memory of the decoded table and nothing to
+    decode; the search adds the Manhattan distance back from the tiles' moves (search/pdb_idastar.py)."""
+
+    def entry(self, rank) -> int:
+        """The halved excess at `rank`."""
+        return self[rank >> 1] >> (rank << 2 & 4) & 15
+
+
+HOLD_PACKED = sys.platform == "emscripten"  # the browser holds the ranked tables it is given packed
 
 
 def _ranked_manhattan(rows, cols, cells) -> bytes:
@@ -106,40 +121,72 @@ def encode_ranked(rows, cols, cells, table):
     return RANKED_MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(packed, 6), restored
 
 
-def _decode_ranked(data, start, header, rows, cols, cells) -> bytearray:
-    """The table of a ranked file's body (see encode_ranked), decoded a block of the Manhattan distances at a time
-    (placement_index.manhattan_blocks), each block's packed bytes decompressed as it needs them: the peak is about
-    the table and a sixteenth of it, not six tables' worth of temporaries."""
+class _Inflater:
+    """The inflated body of a file read from `reader` (a binary file) a CHUNK at a time."""
+
+    def __init__(self, reader):
+        self.reader, self.stream, self.tail = reader, zlib.decompressobj(), b""
+
+    def take(self, n) -> bytes:
+        """The next n inflated bytes (fewer only where the body ends)."""
+        parts, got = [], 0
+        while got < n and not self.stream.eof:
+            if not self.tail:
+                self.tail = self.reader.read(CHUNK)
+                if not self.tail:
+                    break
+            piece = self.stream.decompress(self.tail, n - got)
+            self.tail = self.stream.unconsumed_tail
+            parts.append(piece)
+            got += len(piece)
+        return b"".join(parts)
+
+    def ended(self) -> bool:
+        """Whether the body is whole (zlib checked its checksum) and nothing follows it."""
+        if self.take(1):
+            return False
+        return self.stream.eof and not self.tail and not self.stream.unused_data and not self.reader.read(1)
+
+
+def _ranked_body(inflater, header, rows, cols, cells, length, packed) -> bytearray:
+    """The table of a ranked file's body (see encode_ranked): as a PackedTable (the body itself), or decoded a block
+    of the Manhattan distances at a time (placement_index.manhattan_blocks), each block's packed bytes inflated as it
+    needs them: the peak is about the table and a sixteenth of it, not six tables' worth of temporaries."""
     if header.get("index") != "ranked" or header.get("bits") != 4:
         raise ValueError("its header describes no ranked table of 4-bit entries")
     size = placements(rows * cols, len(cells))
     if header["entries"] != size:
         raise ValueError("its table has the wrong size")
-    stream, tail = zlib.decompressobj(), data[start:]
-    if len(tail) * ZLIB_MAX_RATIO < (size + 1) // 2:  # checked before the table's memory is taken
+    if length is not None and length * ZLIB_MAX_RATIO < (size + 1) // 2:  # checked before the table's memory is taken
         raise ValueError("it is too short for its table (cut short)")
+    cut = "its table has the wrong size (the file is damaged or cut short)"
+    if packed:
+        held = PackedTable((size + 1) // 2)
+        for at in range(0, len(held), CHUNK):
+            piece = inflater.take(min(CHUNK, len(held) - at))
+            if len(piece) != min(CHUNK, len(held) - at):
+                raise ValueError(cut)
+            held[at:at + len(piece)] = piece
+        return held
     table = bytearray(size)
-    packed, first = b"", 0  # packed bytes not yet used up, from entry `first` (even) on
+    packed_bytes, first = b"", 0  # packed bytes not yet used up, from entry `first` (even) on
     end = 0
     for block in manhattan_blocks(rows, cols, cells, installed("numpy")):
         begin, end = end, end + len(block)
-        want = (end + 1) // 2 - first // 2 - len(packed)
+        want = (end + 1) // 2 - first // 2 - len(packed_bytes)
         if want > 0:
-            more = stream.decompress(tail, want)
-            tail = stream.unconsumed_tail
+            more = inflater.take(want)
             if len(more) != want:
-                raise ValueError("its table has the wrong size (the file is damaged or cut short)")
-            packed += more
-        nibbles = bytearray(2 * len(packed))
-        nibbles[0::2] = packed.translate(_LOW)
-        nibbles[1::2] = packed.translate(_HIGH)
+                raise ValueError(cut)
+            packed_bytes += more
+        nibbles = bytearray(2 * len(packed_bytes))
+        nibbles[0::2] = packed_bytes.translate(_LOW)
+        nibbles[1::2] = packed_bytes.translate(_HIGH)
         excess = nibbles[begin - first:end - first]
         table[begin:end] = ((int.from_bytes(excess, "little") << 1) + int.from_bytes(block, "little")).to_bytes(
             len(block), "little")
         used = (end - first) // 2
-        packed, first = packed[used:], first + 2 * used
-    if stream.decompress(tail, 1):
-        raise ValueError("its table has the wrong size")
+        packed_bytes, first = packed_bytes[used:], first + 2 * used
     return table
 
 
@@ -161,46 +208,60 @@ def encode(rows, cols, cells, table: bytes) -> bytes:
     return MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(excess, 9)
 
 
-def decode(data) -> tuple[str, bytes | bytearray]:
-    """(table name, table) from file bytes; MissingData if the bytes are not a sound pattern-database file."""
+def decode(data, packed=False) -> tuple[str, bytes | bytearray]:
+    """(table name, table) from a file's bytes, or a binary file to read them from a CHUNK at a time; a ranked table
+    as a PackedTable when `packed`. MissingData if the bytes are not a sound pattern-database file."""
+    length: int | None
+    table: bytes | bytearray
     try:
-        if not isinstance(data, (bytes, bytearray, memoryview)):
+        if isinstance(data, (bytes, bytearray, memoryview)):
+            length, reader = len(data), io.BytesIO(data)
+        elif hasattr(data, "read"):
+            length, reader = getattr(data, "size", None), data
+        else:
             raise TypeError(f"a file's bytes are expected, not {type(data).__name__}")
-        data = bytes(data)
-        ranked = data.startswith(RANKED_MAGIC)
-        if not (ranked or data.startswith(MAGIC)):
+        head = reader.read(len(MAGIC) + 4)
+        ranked = head.startswith(RANKED_MAGIC)
+        if not (ranked or head.startswith(MAGIC)) or len(head) < len(MAGIC) + 4:
             raise ValueError("not a Slide Lab pattern-database file (or one of an older format)")
-        (hlen,) = struct.unpack_from("<I", data, len(MAGIC))
-        start = len(MAGIC) + 4
-        header = json.loads(data[start:start + hlen])
+        (hlen,) = struct.unpack_from("<I", head, len(MAGIC))
+        if hlen > 1 << 16:
+            raise ValueError("its header is too long")
+        header = json.loads(reader.read(hlen))
         rows, cols, cells = int(header["rows"]), int(header["cols"]), tuple(int(c) for c in header["cells"])
         if not (1 <= rows and 1 <= cols and rows * cols <= MAX_CELLS and 0 < len(cells) < rows * cols
                 and len(set(cells)) == len(cells) and all(0 <= c < rows * cols for c in cells)):
             raise ValueError("its header describes no valid table")
+        inflater = _Inflater(reader)
+        body = None if length is None else length - len(head) - hlen
         if ranked:
-            ranked_table = _decode_ranked(data, start + hlen, header, rows, cols, cells)
-            if zlib.crc32(ranked_table) != header["crc32"]:
-                raise ValueError("its checksum does not match (the file is damaged)")
-            return table_name(rows, cols, cells, ranked=True), ranked_table
-        size = (rows * cols) ** len(cells)
-        excess = zlib.decompressobj().decompress(data[start + hlen:], size + 1)  # never more than one table
-        if len(excess) != header["entries"] or len(excess) != size:
+            table = _ranked_body(inflater, header, rows, cols, cells, body, packed)
+            name = table_name(rows, cols, cells, ranked=True)
+        else:
+            size = (rows * cols) ** len(cells)
+            excess = inflater.take(size)
+            if len(excess) != header["entries"] or len(excess) != size:
+                raise ValueError("its table has the wrong size")
+            md = int.from_bytes(group_manhattan(rows, cols, cells), "little")
+            table = ((int.from_bytes(excess, "little") << 1) + md).to_bytes(size, "little")
+            name = table_name(rows, cols, cells)
+        if not inflater.ended():
             raise ValueError("its table has the wrong size")
-        md = int.from_bytes(group_manhattan(rows, cols, cells), "little")
-        table = ((int.from_bytes(excess, "little") << 1) + md).to_bytes(size, "little")
-        if zlib.crc32(table) != header["crc32"]:
+        # a packed table's body was checked by zlib's own checksum, the decoded table here
+        if not isinstance(table, PackedTable) and zlib.crc32(table) != header["crc32"]:
             raise ValueError("its checksum does not match (the file is damaged)")
     except (ValueError, KeyError, TypeError, OverflowError, struct.error, zlib.error) as e:
         raise MissingData(f"bad pattern-database file: {e}", reason="bad_table", problem=str(e)) from None
     except MemoryError:
         raise MissingData("bad pattern-database file: its table does not fit in this runtime's memory",
                           reason="bad_table", problem="too large") from None
-    return table_name(rows, cols, cells), table
+    return name, table
 
 
 def install(data) -> str:
-    """Keep a table given as file bytes (e.g. fetched by the browser) in memory; returns its name."""
-    name, table = decode(data)
+    """Keep a table given as file bytes, or a binary file to read them from (the browser's fetched file), in memory;
+    returns its name. A ranked table is held packed where HOLD_PACKED says so."""
+    name, table = decode(data, packed=HOLD_PACKED)
     _TABLES[name] = table
     return name
 

@@ -29,14 +29,14 @@ PARTITIONS = {
              ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15))),
 }
 
-# The large sets, ranked: Korf and Felner's 7-8 partition of the 15-puzzle (the top two rows and the bottom two), and
-# a 7-7-1 partition whose files (15 MB) the page offers to download: the same 7-tile table, another for tiles 8-14.
+# The large sets, ranked, largest first: Korf and Felner's 7-8 partition of the 15-puzzle (the top two rows and the
+# bottom two), and a 7-7-1 partition (15 MB of files): the same 7-tile table, another for tiles 8-14. The page offers
+# both to download, where the site serves their files (the 7-8 ones only when it was built with them: README).
 LARGE_PARTITIONS: dict[str, dict] = {
     "pdb78": {(4, 4): (((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),)},
     "pdb771": {(4, 4): (((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14), (15,)),)},
 }
 TABLE_SETS = ("pdb", *LARGE_PARTITIONS)  # the standard tables, then the large ranked ones, largest first
-DOWNLOAD_SET = "pdb771"  # the large set the page offers as a download (its files are served with the site)
 SHAPE_SUFFIX = {"pdb": "", "pdb78": "-78", "pdb771": "-771"}  # `slidelab pdb 4x4-78` builds the set "pdb78"
 RANKED_SUFFIX = ".ranked" + SUFFIX
 # What building a ranked table costs, measured on a 2-core machine with numpy, one core (docs/benchmarks.md): seconds
@@ -122,14 +122,16 @@ def is_ranked(name) -> bool:
 
 
 def cost(rows, cols, cells, ranked) -> dict:
-    """What a table costs: its entries (one byte each in memory), and for a ranked one the file's size and the
+    """What a table costs: its entries (one byte each in memory), and for a ranked one its memory held packed (half a
+    byte an entry: files.PackedTable, as the browser holds it), the file's size and the
     build's time on one core, both estimated from measurements, and the build's memory (its record holds a byte per
     entry for each cell the blank may be on, the table one more: 4.7 GB measured for 8 tiles of the 15-puzzle)."""
     n, k = rows * cols, len(cells)
     if not ranked:
         return {"entries": n ** k, "memory_bytes": n ** k}
     entries = placements(n, k)
-    return {"entries": entries, "memory_bytes": entries, "file_bytes": round(entries * RANKED_FILE_BYTES),
+    return {"entries": entries, "memory_bytes": entries, "packed_bytes": (entries + 1) // 2,
+            "file_bytes": round(entries * RANKED_FILE_BYTES),
             "build_s": round(entries * RANKED_BUILD_S), "build_memory_bytes": entries * (n - k + 1)}
 
 

@@ -5,20 +5,20 @@ The tiles are split into disjoint groups. A group's table holds, for every place
 tables' values add up to an admissible bound. A board may have several partitions (3x4 and 4x4 have two); on square
 boards whose goal blank lies in a corner each is also looked up on the state reflected about the main diagonal (the
 same tables serve). The largest sum is used. Three sets of tables exist: "pdb", the standard ones, and two of the
-15-puzzle, ranked (placement_index.py): "pdb78", the 7-8 partition, and "pdb771", a 7-7-1 one whose files the page
-offers to download; `auto` takes the largest set at hand (`auto_table_set`).
+15-puzzle, ranked (placement_index.py): "pdb78", the 7-8 partition, and "pdb771", a 7-7-1 one; the page offers
+both to download where the site serves their files; `auto` takes the largest set at hand (`auto_table_set`).
 """
 
 from __future__ import annotations
 
 from ...errors import BadRequest, MissingData
-from .files import damaged, is_ready, load
+from .files import PackedTable, damaged, is_ready, load
 from .frames import (
-    DOWNLOAD_SET,
     LARGE_PARTITIONS,
     MAX_CELLS,
     SHAPE_SUFFIX,
     canonical_frame,
+    cost,
     default_partitions,
     is_ranked,
     table_name,
@@ -30,12 +30,23 @@ class Orientation:
     """One way of looking the groups up: for each tile its group, and its index contribution per cell (a direct
     index is their sum); a ranked group's index is the rank of its tiles' cells in this lookup's frame."""
 
-    def __init__(self, group_of, contribution, tables, frame=None, ranked_tiles=None):
+    def __init__(self, group_of, contribution, tables, frame=None, ranked_tiles=None, home=None, cols=0):
         self.group_of = group_of  # group_of[tile] (-1 for the blank)
         self.contribution = contribution  # contribution[tile][cell]: added to its group's index (direct groups)
         self.tables = tables  # tables[group]
         self.frame = frame  # frame[cell]: the cell in the tables' frame
         self.ranked_tiles = ranked_tiles or {}  # ranked group -> its tiles, in the table's order
+        self.home = home  # home[tile]: its goal cell in the frame (ranked groups)
+        self.cols = cols  # the frame's columns
+        # packed tables (files.PackedTable) hold each entry's halved excess over the group's Manhattan distance
+        self.packed = all(isinstance(table, PackedTable) for table in tables)
+        if not self.packed and any(isinstance(table, PackedTable) for table in tables):
+            raise ValueError("a lookup's tables are all packed or none")
+
+    def distance(self, tile, cell) -> int:
+        """The Manhattan distance of a ranked group's tile on a board cell from its home (in the frame)."""
+        a, b = divmod(self.frame[cell], self.cols), divmod(self.home[tile], self.cols)
+        return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
     def indices(self, state):
         idx = [0] * len(self.tables)
@@ -50,6 +61,9 @@ class Orientation:
         return idx
 
     def value(self, state) -> int:
+        if self.packed:
+            return (sum(self.distance(t, p) for p, t in enumerate(state) if self.group_of[t] >= 0)
+                    + 2 * sum(table.entry(i) for table, i in zip(self.tables, self.indices(state), strict=True)))
         return sum(table[i] for table, i in zip(self.tables, self.indices(state), strict=True))
 
 
@@ -132,21 +146,21 @@ def pattern_database(puzzle, directory=None, table_set="pdb"):
     ranked = is_ranked(entries[0][0])
     orientations = []
     for groups, m in lookups:
-        group_of = [-1] * n
+        group_of, home = [-1] * n, [-1] * n
         contribution = [[0] * n for _ in range(n)]
         ranked_tiles = {g: [0] * len(cells) for g, cells in enumerate(groups)} if ranked else {}
         for t in range(1, n):
-            home = m[puzzle.goal_pos[t]]
+            home[t] = m[puzzle.goal_pos[t]]
             for g, cells in enumerate(groups):
-                if home in cells:
-                    i = cells.index(home)
+                if home[t] in cells:
+                    i = cells.index(home[t])
                     group_of[t] = g
                     if ranked:
                         ranked_tiles[g][i] = t
                     else:
                         contribution[t] = [m[p] * n ** i for p in range(n)]
         orientations.append(Orientation(group_of, contribution, [tables[cells] for cells in groups], list(m),
-                                        ranked_tiles))
+                                        ranked_tiles, home, c2))
     return PatternDatabaseHeuristic(orientations, table_set)
 
 
@@ -155,11 +169,19 @@ def large_pattern_database(puzzle, directory=None):
     return pattern_database(puzzle, directory, table_set="pdb78")
 
 
-def download_tables() -> dict:
-    """The set of tables the page offers to download: {"name", "files": {shape: [file names]}}."""
-    return {"name": DOWNLOAD_SET,
-            "files": {f"{rows}x{cols}": [table_name(rows, cols, cells, ranked=True) for part in parts for cells in part]
-                      for (rows, cols), parts in LARGE_PARTITIONS[DOWNLOAD_SET].items()}}
+def download_tables() -> list[dict]:
+    """The large sets the page may offer to download, largest first: {"name", "files": {shape: [file names]},
+    "memory_bytes": what a runtime holds of a board's tables packed (files.PackedTable: the browser's way)}. The page
+    offers a set where the site serves its files (pdb/files.json)."""
+    sets = []
+    for name, shapes in LARGE_PARTITIONS.items():
+        files = {f"{rows}x{cols}": list(dict.fromkeys(table_name(rows, cols, cells, ranked=True)
+                                                      for part in parts for cells in part))
+                 for (rows, cols), parts in shapes.items()}
+        memory = max(sum(cost(rows, cols, cells, True)["packed_bytes"] for cells in dict.fromkeys(
+            cells for part in parts for cells in part)) for (rows, cols), parts in shapes.items())
+        sets.append({"name": name, "files": files, "memory_bytes": memory})
+    return sets
 
 
 def page_pattern_database(puzzle, directory=None):
