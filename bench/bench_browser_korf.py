@@ -3,7 +3,7 @@ fetched and installed by the page, Korf's positions and the hardest 3x4 position
 
     python3 build.py build && python3 bench/bench_browser_korf.py [--count N | --all | --ids 79,12] [--runs N]
                                                                   [--tables pdb771|pdb78] [--workers 2]
-                                                                  [--split-after 0.25]
+                                                                  [--split-after 0.25] [--paired]
 
 Serves dist/ locally and uses headless Chromium (Debian's, or SLIDELAB_CHROMIUM, or Playwright's own):
 1. first use: a fresh page opens the app on Korf's #79 (42 moves) and clicks Solve; the time from navigation until
@@ -18,7 +18,8 @@ the page offers, pdb78 where the site was built `--with-78`: every request carri
 chose them); CPython holds the ranked tables packed, as the page does. --workers N solves Korf's positions on
 the page's pool of N workers (web/js/pool.js, as Solve does), against this CPython on one core; --split-after S
 searches each in one worker first and splits it once its next iteration is predicted to take more than S seconds
-(the request's split_after_s).
+(the request's split_after_s); with --paired each position is solved by the page's solver alone and then by the
+pool, one after the other, and the two are compared position by position (the same minutes, the same load).
 Exits 1 if a length differs from the file's.
 """
 
@@ -74,9 +75,9 @@ POOL = """async ([base, size]) => {
   await pool.installed();  // the tables the page's solver holds are in every worker before the first search
   return pool.ready;
 }"""
-SOLVE = """async request => {
+SOLVE = """async ([request, alone]) => {
   const started = performance.now();
-  const answer = await (window.pool ?? solver).solve(request);
+  const answer = await (alone ? solver : window.pool ?? solver).solve(request);
   delete answer.moves;
   return { ...answer, wall: (performance.now() - started) / 1000 };
 }"""
@@ -121,6 +122,8 @@ def main() -> int:
     parser.add_argument("--tables", default="pdb", choices=("pdb", "pdb771", "pdb78"),
                         help="the table set auto uses for the 15-puzzle (default pdb)")
     parser.add_argument("--workers", type=int, default=1, help="the page's pool for Korf's positions (default 1)")
+    parser.add_argument("--paired", action="store_true",
+                        help="with --workers: solve each position alone and on the pool, one after the other")
     parser.add_argument("--split-after", type=float, default=None,
                         help="with --workers: split a search once its next iteration is predicted past this")
     args = parser.parse_args()
@@ -144,7 +147,7 @@ def main() -> int:
         assert api.install_pattern_database(path.read_bytes())["ok"]
     chromium = os.environ.get("SLIDELAB_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     server, url = build.serve_in_thread(build.DIST)
-    rows, wrong = [], 0
+    rows, wrong, paired = [], 0, []  # paired: (id, the search's time on the page's solver alone)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium or None, args=ARGS)
         print(f"Chromium {browser.version}, {os.cpu_count()} cores")
@@ -166,7 +169,7 @@ def main() -> int:
             print(f"{shape} tables: {len(load['fetched'])} files, {load['bytes']:,} bytes fetched and installed in "
                   f"{load['wall']:.2f} s")
 
-        runs = [page.evaluate(SOLVE, {"board": HARD_3X4, "algorithm": "idastar", "heuristic": "auto"})
+        runs = [page.evaluate(SOLVE, [{"board": HARD_3X4, "algorithm": "idastar", "heuristic": "auto"}, True])
                 for _ in range(args.runs)]
         assert all(r["ok"] and r["length"] == 53 and r["heuristic_used"] == "pdb" for r in runs), runs
         engine = statistics.median(r["stats"]["elapsed_s"] for r in runs)
@@ -184,7 +187,11 @@ def main() -> int:
                        "tables": args.tables}
             if args.split_after is not None:
                 request["split_after_s"] = args.split_after
-            answer = page.evaluate(SOLVE, request)
+            if args.paired:
+                alone = page.evaluate(SOLVE, [request, True])
+                wrong += not (alone["ok"] and alone["length"] == length)
+                paired.append((ident, alone["stats"]["elapsed_s"]))
+            answer = page.evaluate(SOLVE, [request, False])
             ok = answer["ok"] and answer["length"] == length and answer["heuristic_used"] == args.tables
             wrong += not ok
             stats = answer.get("stats", {})
@@ -209,6 +216,13 @@ def main() -> int:
               f"{sum(r[5] for r in rows):.1f} s search (browser / CPython {search / sum(r[5] for r in rows):.2f})")
         print(f"median {statistics.median(r[3] for r in rows):.2f} s, {statistics.median(r[2] for r in rows):,.0f} "
               f"generated; worst: #{worst[0]} {worst[3]:.2f} s, {worst[2]:,} generated")
+    if paired:
+        alone = sum(t for _, t in paired)
+        long = [(i, t, r[3]) for (i, t), r in zip(paired, rows, strict=True) if t > 0.5]
+        print(f"paired: one worker {alone:.2f} s, the pool of {args.workers} {search:.2f} s ({search / alone:.2f}); "
+              f"the {len(long)} positions over 0.5 s alone: "
+              + ", ".join(f"#{i} {t:.2f} / {pooled:.2f} s" for i, t, pooled in long)
+              + (f" ({sum(p for *_, p in long) / sum(t for _, t, _ in long):.2f})" if long else ""))
     return 1 if wrong else 0
 
 

@@ -156,8 +156,9 @@ def test_the_largest_tables_the_site_serves_and_the_device_holds_are_offered(bro
     seven_seven_one = sum(sizes[name] for name in LARGE_TABLES) / 1e6
     for memory_gb in (8, 2):
         context = browser.new_context(service_workers="block")  # the files.json changed here is not the build's
-        context.add_init_script(
-            f"Object.defineProperty(Navigator.prototype, 'deviceMemory', {{ get: () => {memory_gb} }})")
+        context.add_init_script(  # a 2-core device with this much memory
+            f"Object.defineProperty(Navigator.prototype, 'deviceMemory', {{ get: () => {memory_gb} }});"
+            "Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 2 });")
         page = context.new_page()
         open_ready(page, url + KORF_12)
         line, text = page.locator("#large-tables"), page.locator("#large-tables-text")
