@@ -18,7 +18,7 @@ from slidelab.errors import BadRequest, MissingData
 from slidelab.heuristics import get_heuristic, pdb
 from slidelab.heuristics.pdb import builder, files, frames
 from slidelab.heuristics.pdb.placement_index import cells_of, rank_change, rank_of
-from slidelab.puzzles.sliding import SlidingPuzzle, random_position
+from slidelab.puzzles.sliding import SlidingPuzzle, neighbours, random_position
 from slidelab.search.control import Limits, run
 from slidelab.search.idastar import generic_idastar
 from slidelab.search.pdb_idastar import pdb_idastar
@@ -52,32 +52,38 @@ def test_rank_is_a_bijection_and_its_change_follows_the_tiles_passed_over():
                 assert rank_of(n, moved) - rank == rank_change(n, k, i, a, q, cells)
 
 
-@pytest.mark.parametrize("rows, cols, cells", [(3, 3, (1, 2, 4, 5)), (3, 3, (3, 6, 7, 8)), (2, 4, (1, 2, 5)),
-                                               (3, 4, (2, 3, 6, 7, 10))])
-def test_ranked_build_equals_the_direct_table_read_by_rank(rows, cols, cells):
+@pytest.mark.parametrize("rows, cols, cells, compact", [
+    (3, 3, (1, 2, 4, 5), False), (3, 3, (3, 6, 7, 8), False), (2, 4, (1, 2, 5), False), (3, 4, (2, 3, 6, 7, 10), False),
+    (3, 4, (2, 3, 6, 7, 10), True)])  # the board tables over the sets of at most 5 cells only, as on larger boards
+def test_ranked_build_equals_the_direct_table_read_by_rank(rows, cols, cells, compact, monkeypatch):
+    from slidelab.heuristics.pdb import placement_index
     from slidelab.heuristics.pdb.placement_index import PlacementIndex
+
+    if compact:
+        monkeypatch.setattr(placement_index, "FULL_MASKS_UP_TO", 0)
 
     n = rows * cols
     ranked = builder_numpy.build_ranked_numpy(rows, cols, cells, blank=None)  # the direct tables' goal
     direct = np.frombuffer(builder.build_table(rows, cols, cells), dtype=np.uint8)
     index = PlacementIndex(np, rows, cols, cells)
+    assert (index.masks is None) == (n <= placement_index.FULL_MASKS_UP_TO)
     where, _ = index.unrank(np.arange(math.perm(n, len(cells)), dtype=np.int64))
     assert len(ranked) == math.perm(n, len(cells))
     assert np.array_equal(ranked, direct[sum(p * n ** i for i, p in enumerate(where))])
     assert np.array_equal(index.rank(where), np.arange(len(ranked)))
 
 
-def test_the_goal_keeps_the_blank_home_where_the_group_walls_it_off():
-    """3x3, tiles on cells 1, 3 and 4 around the blank's goal cell 0: against a 0-1 breadth-first search over
-    (placement, blank cell) from the goal with the blank on 0, the table is exact; starting from every region of the
-    goal placement instead gives smaller entries."""
+@pytest.mark.parametrize("rows, cols, cells", [(3, 3, (1, 3, 4)), (5, 5, (1, 5, 6)), (4, 5, (1, 5, 6))])
+def test_the_goal_keeps_the_blank_home_where_the_group_walls_it_off(rows, cols, cells):
+    """Tiles around the blank's goal cell 0: against a 0-1 breadth-first search over (placement, blank cell) from
+    the goal with the blank on 0, the table is exact; starting from every region of the goal placement instead gives
+    smaller entries. On boards of more than 16 cells (5x5: the 24-puzzle's) the builder's board tables keep only the
+    sets of cells a pattern can occupy, found by a sorted search, where smaller boards index every set by its mask."""
     from collections import deque
 
-    from slidelab.heuristics.pdb.placement_index import PlacementIndex
+    from slidelab.heuristics.pdb.placement_index import FULL_MASKS_UP_TO, PlacementIndex
 
-    rows, cols, cells = 3, 3, (1, 3, 4)
-    nbrs = [[q for q in (p - 3, p + 3, p - 1, p + 1) if 0 <= q < 9 and (abs(q - p) == 3 or q // 3 == p // 3)]
-            for p in range(9)]
+    n, nbrs = rows * cols, neighbours(rows, cols)
     best, todo = {(cells, 0): 0}, deque([(cells, 0)])
     while todo:  # 0-1 breadth-first: a blank move into a free cell costs nothing, moving a group tile one
         placement, blank = todo.popleft()
@@ -93,6 +99,7 @@ def test_the_goal_keeps_the_blank_home_where_the_group_walls_it_off():
         exact[placement] = min(d, exact.get(placement, 99))
     table = builder_numpy.build_ranked_numpy(rows, cols, cells)
     index = PlacementIndex(np, rows, cols, cells)
+    assert (index.masks is None) == (n <= FULL_MASKS_UP_TO)
     where, _ = index.unrank(np.arange(len(table), dtype=np.int64))
     assert [exact[tuple(int(p[r]) for p in where)] for r in range(len(table))] == table.tolist()
     anywhere = builder_numpy.build_ranked_numpy(rows, cols, cells, blank=None)

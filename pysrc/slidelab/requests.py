@@ -403,9 +403,10 @@ def parse_split(request) -> Split:
     solve = parse_solve({k: v for k, v in _object(request).items() if k != "split_for"})
     if solve.method.algorithm != "idastar":
         raise BadRequest(f"only IDA* is split over workers; {solve.method.algorithm} runs on one")
-    size = whole_in(request, "split_for", 1, MAX_SPLIT, f"'split_for' must be a whole number from 1 to {MAX_SPLIT}")
+    wrong = f"'split_for' must be a whole number from 1 to {MAX_SPLIT}"
+    size = whole_in(request, "split_for", 1, MAX_SPLIT, wrong)
     if size is None:
-        raise BadRequest(f"'split_for' must be a whole number from 1 to {MAX_SPLIT}")
+        raise BadRequest(wrong)
     if solve.budget != Budget():
         raise BadRequest("a search split over workers takes no max_nodes or max_seconds; a limited search runs on one")
     return Split(solve, size)

@@ -11,13 +11,16 @@ The search that fills such a table runs on the explore engine's level loop (sear
 search/dask_explore.py on a cluster): a position is a placement with the blank's *region* (the free cells the blank can
 reach without moving a pattern tile, which costs nothing), numbered by the order of the region's lowest cell among
 the free cells. So the depth record holds (n - k) blocks of one byte per rank, and a placement's entry is the smallest
-depth over its blocks. Lookup tables over every set of occupied cells (2**n of them) give a region, its block and
-the d-th free cell in one read each, so a level is a few dozen numpy operations per chunk of positions.
+depth over its blocks. Lookup tables over the sets of occupied cells give a region, its block and the d-th free cell
+in one read each, so a level is a few dozen numpy operations per chunk of positions: every set (2**n rows, the mask
+its own row) on boards of up to 16 cells; on larger ones only the sets of at most k cells, a pattern's (245,506 rows
+for 6 tiles on 5x5, 25 s to make), each found by a sorted search.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 
 from ...puzzles.sliding import neighbours
@@ -135,9 +138,14 @@ class PlacementIndex:
         self.half = math.perm(n, k)  # ranks per block
         self.total = self.size * self.half
         self.weights = np.array(weights(n, k), dtype=np.int64)
-        tables = _board_tables(np, rows, cols)
+        self.masks, *tables = _board_tables(np, rows, cols, None if n <= FULL_MASKS_UP_TO else k)
         self.popcount, self.nth_free, self.region, self.region_block, self.step_bit, self.step_cell = tables
         self.nbytes = sum(t.nbytes for t in tables)
+
+    def at(self, used):
+        """The rows of the board tables for these sets of occupied cells: the masks themselves, or their places
+        among the masks kept (boards of more than FULL_MASKS_UP_TO cells)."""
+        return used if self.masks is None else self.np.searchsorted(self.masks, used)
 
     def block(self, array, b):
         """The view of `array` (one entry per offset) holding block b."""
@@ -150,7 +158,7 @@ class PlacementIndex:
         cells = []
         for i in range(self.k):
             d = ranks // self.weights[i] % (self.n - i)
-            p = self.nth_free[used, d].astype(np.int64)
+            p = self.nth_free[self.at(used), d].astype(np.int64)
             cells.append(p)
             used |= np.int64(1) << p
         return cells, used
@@ -161,7 +169,7 @@ class PlacementIndex:
         rank = np.zeros(len(cells[0]), dtype=np.int64)
         used = np.zeros(len(cells[0]), dtype=np.int64)
         for p, w in zip(cells, self.weights.tolist(), strict=True):
-            rank += (p - self.popcount[used & ((np.int64(1) << p) - 1)]) * w
+            rank += (p - self.popcount[self.at(used & ((np.int64(1) << p) - 1))]) * w
             used |= np.int64(1) << p
         return rank
 
@@ -173,7 +181,8 @@ class PlacementIndex:
         rank = rank_of(self.n, self.cells)
         used = sum(1 << c for c in self.cells)
         free = [p for p in range(self.n) if not used >> p & 1] if self.blank is None else [self.blank]
-        return [b * self.half + rank for b in sorted({int(self.region_block[used, p]) for p in free})]
+        row = self.at(self.np.int64(used))
+        return [b * self.half + rank for b in sorted({int(self.region_block[row, p]) for p in free})]
 
     def blocks_at(self, depth):
         """The blocks that may hold positions at `depth`: all of them (the blank's moves are free)."""
@@ -188,7 +197,8 @@ class PlacementIndex:
         (a block q, the ranks reached in block q). One move of one tile never takes two positions to one."""
         np = self.np
         cells, used = self.unrank(ranks)
-        region = self.region[used, self.nth_free[used, b]]
+        row = self.at(used)
+        region = self.region[row, self.nth_free[row, b]]
         for i, a in enumerate(cells):
             for d in range(4):
                 ok = np.flatnonzero(region & self.step_bit[a, d])
@@ -196,7 +206,8 @@ class PlacementIndex:
                     continue
                 moved = [c[ok] for c in cells]
                 moved[i] = self.step_cell[a[ok], d]
-                blocks = self.region_block[used[ok] ^ (np.int64(1) << a[ok]) ^ (np.int64(1) << moved[i]), a[ok]]
+                after = used[ok] ^ (np.int64(1) << a[ok]) ^ (np.int64(1) << moved[i])
+                blocks = self.region_block[self.at(after), a[ok]]
                 targets = self.rank(moved)
                 if blocks.min() == blocks.max():
                     yield int(blocks[0]), targets
@@ -208,22 +219,32 @@ class PlacementIndex:
                         yield q, part
 
 
+FULL_MASKS_UP_TO = 16  # boards of up to this many cells keep their tables over every set of cells (2**16 rows)
+
+
 @functools.lru_cache(maxsize=4)
-def _board_tables(np, rows, cols):
-    """The lookup tables of a board, over every set of occupied cells (shared by its groups; 6 s on 4x4)."""
+def _board_tables(np, rows, cols, most=None):
+    """The lookup tables of a board, a row per set of occupied cells: every set (`most` None; 6 s on 4x4), or only the
+    sets of at most `most` cells, all a pattern of that many tiles ever makes (245,506 of the 2**25 on 5x5 for 6
+    tiles). Returns (the masks of the rows, None when a mask is its own row; then the tables)."""
     n = rows * cols
-    masks = np.arange(1 << n, dtype=np.int64)  # a set of occupied cells, as a bit mask
+    if most is None:
+        kept, masks = None, np.arange(1 << n, dtype=np.int64)
+    else:
+        kept = masks = np.array(sorted(sum(1 << p for p in cells) for size in range(most + 1)
+                                       for cells in itertools.combinations(range(n), size)), dtype=np.int64)
+    index = np.arange(len(masks))
     bits = (masks[:, None] >> np.arange(n)) & 1
-    # popcount[used]: how many cells are occupied; nth_free[used, d]: the d-th free cell (n when there is none)
+    # popcount[row]: how many cells are occupied; nth_free[row, d]: the d-th free cell (n when there is none)
     popcount = bits.sum(axis=1).astype(np.int8)
     free_order = np.cumsum(1 - bits, axis=1) - 1  # per cell, its place among the free cells
-    nth_free = np.full((1 << n, n), n, dtype=np.int8)
+    nth_free = np.full((len(masks), n), n, dtype=np.int8)
     for p in range(n):
         free = bits[:, p] == 0
-        nth_free[masks[free], free_order[free, p]] = p
+        nth_free[index[free], free_order[free, p]] = p
     nbrs = neighbours(rows, cols)
-    # region[used, p]: the free cells connected to free cell p (a bit mask); region_block[used, p]: its block
-    grow = np.zeros((1 << n, n), dtype=np.int64)
+    # region[row, p]: the free cells connected to free cell p (a bit mask); region_block[row, p]: its block
+    grow = np.zeros((len(masks), n), dtype=np.int64)
     for p in range(n):
         grow[:, p] = 1 << p
     free_mask = ((1 << n) - 1) ^ masks
@@ -248,4 +269,4 @@ def _board_tables(np, rows, cols):
     for p, ns in enumerate(nbrs):
         for d, q in enumerate(ns):
             step_bit[p, d], step_cell[p, d] = 1 << q, q
-    return popcount, nth_free, region, region_block, step_bit, step_cell
+    return kept, popcount, nth_free, region, region_block, step_bit, step_cell
