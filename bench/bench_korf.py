@@ -114,7 +114,7 @@ def main() -> int:
         expanded = sum(r[1] for r in done)
         generated = sum(r[2] for r in done)
         worst = max(done, key=lambda r: r[3])
-        print(f"{name}: {len(done)} positions; total {cpu_total:.1f} s cpu, {wall_total:.1f} s wall; "
+        print(f"{name}: {len(done)} positions; total {cpu_total:.2f} s cpu, {wall_total:.2f} s wall; "
               f"{expanded:,} expanded, {generated:,} generated ({generated / len(done):,.0f} per position, "
               f"{generated / max(cpu_total, 1e-9):,.0f} per cpu second)")
         print(f"  median {statistics.median(r[3] for r in done):.2f} s cpu, "

@@ -221,15 +221,15 @@ def _puzzles(rows, cols, count, seed):
     return [SlidingPuzzle(rows, cols, random_position(rows, cols, None, rng)) for _ in range(count)]
 
 
-def _walked(seed, steps=36):
-    """A 15-puzzle position `steps` random moves of the blank from the goal (quick to solve with 5-tile tables)."""
-    rng, board = random.Random(seed), list(range(1, 16)) + [0]
+def _walked(seed, steps=36, rows=4, cols=4):
+    """A position `steps` random moves of the blank from the goal (a 15-puzzle's: quick to solve with 5-tile
+    tables)."""
+    rng, board, nbrs = random.Random(seed), list(range(1, rows * cols)) + [0], neighbours(rows, cols)
     for _ in range(steps):
         b = board.index(0)
-        q = rng.choice([q for q in (b - 4, b + 4, b - 1, b + 1)
-                        if 0 <= q < 16 and (abs(q - b) == 4 or q // 4 == b // 4)])
+        q = rng.choice(nbrs[b])
         board[b], board[q] = board[q], 0
-    return SlidingPuzzle(4, 4, tuple(board))
+    return SlidingPuzzle(rows, cols, tuple(board))
 
 
 @pytest.mark.parametrize("rows, cols, groups", [(3, 3, ((1, 2, 4, 5), (3, 6, 7, 8))),
@@ -242,7 +242,7 @@ def test_the_ranked_kernel_searches_exactly_as_the_direct_one(rows, cols, groups
     cell off, where the ranked tables count more.)"""
     monkeypatch.setitem(frames.LARGE_PARTITIONS["pdb78"], (rows, cols), (groups,))
     monkeypatch.setitem(frames.PARTITIONS, (rows, cols), (groups,))
-    puzzles = _puzzles(rows, cols, 3, 5) if rows == 3 else [_walked(seed) for seed in (1, 2)]
+    puzzles = _puzzles(rows, cols, 3, 5) if rows == cols == 3 else [_walked(seed, 36, rows, cols) for seed in (1, 2)]
     for name, r, c, cells in pdb.plan(puzzles[0], "pdb78") + pdb.plan(puzzles[0]):
         pdb.ensure_table(name, r, c, cells)
         if packed and frames.is_ranked(name):
@@ -260,7 +260,7 @@ def test_the_ranked_kernel_searches_exactly_as_the_direct_one(rows, cols, groups
         assert fast.stats.iterations == same.stats.iterations or [
             (i["bound"], i["expanded"]) for i in fast.stats.iterations] == [
             (i["bound"], i["expanded"]) for i in same.stats.iterations]
-        if rows == 3:  # the whole tree (no duplicate walks skipped) against the generic IDA*
+        if rows == cols == 3:  # the whole tree (no duplicate walks skipped) against the generic IDA*
             slow = run(generic_idastar(puzzle, ranked, Limits(), False))
             assert len(slow.moves) == len(fast.moves)
             every = run(pdb_idastar(puzzle, ranked, Limits(), all_solutions=True))
