@@ -19,8 +19,10 @@ magic, `SLPDB3\n`, and the same header with "index": "ranked": the halved excess
 before zlib: 6.9 MB for the 7-tile table of the 15-puzzle. Reading and writing them is pure Python (the Manhattan
 distances by rank come from placement_index.manhattan_by_rank, or numpy where it is installed; a file is decoded one
 block of them at a time, so a browser worker's memory peaks at little more than the table); building them needs
-numpy. The map file holds the decoded bytes as for every table. A file of the other format, or damaged, is refused
-with the reason.
+numpy. The map file holds the decoded bytes as for every table. The browser does not decode them at all: it holds
+the body itself (`PackedTable`, half a byte an entry), which the search reads with each group's Manhattan distance
+added back; a file is read from the page a CHUNK at a time. A file of the other format, or damaged, is refused with
+the reason.
 
 Beside each file the CLI also keeps the decoded table (`.map`: the magic `SLPDBMAP1\n`, the entries and the crc32 of
 the table as 8 + 4 bytes, then the table itself) and maps it into memory instead of decoding the file again: decoding
