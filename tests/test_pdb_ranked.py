@@ -232,9 +232,14 @@ def _walked(seed, steps=36, rows=4, cols=4):
     return SlidingPuzzle(rows, cols, tuple(board))
 
 
-@pytest.mark.parametrize("rows, cols, groups", [(3, 3, ((1, 2, 4, 5), (3, 6, 7, 8))),
-                                                (4, 4, ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)))])
-@pytest.mark.parametrize("packed", [False, True])
+THREE_BY_THREE = (3, 3, ((1, 2, 4, 5), (3, 6, 7, 8)))
+FOUR_BY_FOUR = (4, 4, ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)))
+THREE_BY_FIVE = (3, 5, ((1, 2, 3, 4), (5, 6, 10, 11), (7, 8, 9, 12), (13, 14)))  # vertical moves pass over 4 cells
+
+
+@pytest.mark.parametrize("rows, cols, groups, packed", [(*THREE_BY_THREE, False), (*THREE_BY_THREE, True),
+                                                        (*FOUR_BY_FOUR, False), (*FOUR_BY_FOUR, True),
+                                                        (*THREE_BY_FIVE, False)])
 def test_the_ranked_kernel_searches_exactly_as_the_direct_one(rows, cols, groups, packed, cache, monkeypatch):
     """With the same groups ranked and direct, h is the same everywhere, so the two kernels make the same search:
     the same moves and the same numbers of positions, contour by contour; and so does the kernel of packed tables
@@ -284,6 +289,28 @@ def test_files_cache_and_auto_prefer_the_large_set(cache, monkeypatch):
     auto = get_heuristic("auto", puzzle)
     assert auto.name == "pdb78"
     assert len(run(pdb_idastar(puzzle, auto, Limits())).moves) == 31
+
+
+def test_the_24_puzzle_set_solves_optimally_and_auto_takes_it_once_built(cache, capsys, monkeypatch):
+    """The 6-6-6-6 set's code, on small groups of the same board (the real tables take minutes each): the CLI
+    builds them, `auto` then takes them on 5x5, and the kernel (a vertical move passes over four cells) finds the
+    length the generic IDA* finds with the same heuristic."""
+    from slidelab.cli import main
+
+    groups = tuple(tuple(range(start, start + 3)) for start in range(1, 25, 3))  # eight groups of three tiles
+    monkeypatch.setitem(frames.LARGE_PARTITIONS["pdb6666"], (5, 5), (groups,))
+    puzzle = _walked(3, 40, 5, 5)
+    assert get_heuristic("auto", puzzle).name == "linear_conflict"  # no tables yet
+    assert main(["pdb", "5x5-6666"]) == 0
+    assert "building 5x5_1-2-3.ranked.slpdb: 13,800 entries" in capsys.readouterr().err
+    h = get_heuristic("auto", puzzle)
+    assert h.name == "pdb6666" and len(h.orientations) == 2 and h.orientations[0].cols == 5
+    assert h(puzzle.start) >= get_heuristic("manhattan", puzzle)(puzzle.start)
+    fast = run(pdb_idastar(puzzle, h, Limits()))
+    slow = run(generic_idastar(puzzle, h, Limits(), False))  # the whole tree, h looked up afresh at every position
+    assert len(fast.moves) == len(slow.moves) and puzzle.replay(fast.moves) == puzzle.goal
+    assert pdb.plan(SlidingPuzzle(4, 4, tuple(range(1, 16)) + (0,)), "pdb6666") == []
+    assert "pdb6666" not in [t["name"] for t in api.describe()["download_tables"]]  # the command line's
 
 
 def test_the_large_sets_are_for_the_15_puzzle_only():

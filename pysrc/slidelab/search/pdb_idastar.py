@@ -128,12 +128,13 @@ def _move_tables(rows, cols, lookups, duplicates):
 def ranked_step(o, g, t, a, q):
     """Tile t of ranked group g moving from cell a to cell q (board cells): (the rank's change when no tile of the
     group lies between a and q in the table's frame, g, the table, per tile the change to add when that tile lies
-    there, then the board cells in between, padded with a, where t itself still lies and adds nothing; last, the
-    change of t's Manhattan distance, which a packed table leaves to the search). A sideways move in the frame passes
-    over no cell; a vertical one over cols - 1 cells (placement_index.rank_change)."""
-    n = len(o.group_of)
+    there, then the board cells in between, padded with a, where t itself still lies and adds nothing (three, four
+    on a frame of 5 columns); last, the change of t's Manhattan distance, which a packed table leaves to the search).
+    A sideways move in the frame passes over no cell; a vertical one over cols - 1 cells
+    (placement_index.rank_change)."""
+    n, width = len(o.group_of), max(3, o.cols - 1)  # the cells a vertical move passes over, at least 3
     if g < 0:
-        return 0, 0, b"", (0,) * n, a, a, a, 0
+        return 0, 0, b"", (0,) * n, *[a] * width, 0
     tiles = o.ranked_tiles[g]
     i, w = tiles.index(t), weights(n, len(tiles))
     fa, fq = o.frame[a], o.frame[q]
@@ -144,9 +145,9 @@ def ranked_step(o, g, t, a, q):
             correction[u] = sign * (w[j] if j > i else -w[i])
     inverse = {c: p for p, c in enumerate(o.frame)}
     between = [inverse[c] for c in range(min(fa, fq) + 1, max(fa, fq))]
-    if len(between) > 3:
-        raise ValueError("the ranked kernel follows boards of at most 4 columns")
-    return ((fq - fa) * w[i], g, o.tables[g], tuple(correction), *between, *[a] * (3 - len(between)),
+    if width > 4:
+        raise ValueError("the ranked kernel follows boards of at most 5 columns")
+    return ((fq - fa) * w[i], g, o.tables[g], tuple(correction), *between, *[a] * (width - len(between)),
             o.distance(t, q) - o.distance(t, a))
 
 
@@ -154,8 +155,8 @@ def rank_step(entry, board):
     """(index change, group, table) of a per-tile entry, ranked or direct, on `board` before the move."""
     d, g, tab, *ranked = entry
     if ranked:
-        correction, c1, c2, c3, _ = ranked
-        d += correction[board[c1]] + correction[board[c2]] + correction[board[c3]]
+        correction, *between, _ = ranked
+        d += sum(correction[board[c]] for c in between)
     return d, g, tab
 
 
@@ -333,7 +334,49 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                 ix0[g0], ex0[g0], ix1[g1], ex1[g1] = i0, f0, i1, f1
             return False
 
-        search: Callable[..., bool] = search_packed if lookups[0].packed else search_ranked
+        def search_wide(b, mv, h0, h1, lim):
+            """search_ranked on a frame of 5 columns (the 24-puzzle's), where a vertical move passes over four
+            cells: kept apart so that the 15-puzzle's search pays for no fourth (docs/benchmarks.md)."""
+            nonlocal nodes
+            for nb, nxt, count, k0, k1 in mv:
+                t = board[nb]
+                d, g0, tab, cv, c1, c2, c3, c4, _ = k0[t]
+                i0 = ix0[g0]
+                x0 = i0 + d + cv[board[c1]] + cv[board[c2]] + cv[board[c3]] + cv[board[c4]]
+                n0 = h0 + tab[x0] - tab[i0]
+                if n0 > lim:
+                    continue
+                d, g1, tab, cv, c1, c2, c3, c4, _ = k1[t]
+                i1 = ix1[g1]
+                x1 = i1 + d + cv[board[c1]] + cv[board[c2]] + cv[board[c3]] + cv[board[c4]]
+                n1 = h1 + tab[x1] - tab[i1]
+                if n1 > lim:
+                    continue
+                path[lim] = t
+                if n0 == 0:
+                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
+                    if all_solutions:
+                        continue
+                    return True
+                board[b] = t
+                board[nb] = 0
+                ix0[g0] = x0
+                ix1[g1] = x1
+                nodes += count
+                if search_wide(nb, nxt, n0, n1, lim - 1):
+                    return True
+                board[nb] = t
+                board[b] = 0
+                ix0[g0] = i0
+                ix1[g1] = i1
+            return False
+
+        if lookups[0].cols > 4:
+            if lookups[0].packed:
+                raise ValueError("tables of boards of 5 columns are searched mapped or decoded, not packed")
+            search: Callable[..., bool] = search_wide
+        else:
+            search = search_packed if lookups[0].packed else search_ranked
     elif len(lookups) == 2:
         ix0, ix1 = ixs
 

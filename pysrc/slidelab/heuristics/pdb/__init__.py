@@ -19,8 +19,10 @@ from .heuristic import (
     page_pattern_database,
     pattern_database,
     plan,
+    twenty_four_pattern_database,
 )
 
 __all__ = ["ENV_DIR", "MAX_CELLS", "SHAPE_SUFFIX", "TABLE_SETS", "auto_table_set", "available", "cache_dir", "cost",
            "download_tables", "ensure_table", "install", "is_ranked", "is_ready", "large_pattern_database",
-           "no_tables", "page_pattern_database", "parse_table_name", "pattern_database", "plan", "write_files"]
+           "no_tables", "page_pattern_database", "parse_table_name", "pattern_database", "plan",
+           "twenty_four_pattern_database", "write_files"]

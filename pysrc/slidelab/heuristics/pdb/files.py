@@ -51,7 +51,7 @@ except ImportError:  # a runtime without it (the browser's): tables are decoded 
 from ...errors import MissingData
 from ...extras import installed, require
 from .builder import QUICK_BUILD_PATTERNS, build
-from .frames import MAX_CELLS, group_manhattan, is_ranked, parse_table_name, placements, table_name
+from .frames import MAX_CELLS, MAX_RANKED_CELLS, group_manhattan, is_ranked, parse_table_name, placements, table_name
 from .placement_index import manhattan_blocks, manhattan_by_rank
 
 MAGIC = b"SLPDB2\n"
@@ -231,7 +231,8 @@ def decode(data, packed=False) -> tuple[str, bytes | bytearray]:
             raise ValueError("its header is too long")
         header = json.loads(reader.read(hlen))
         rows, cols, cells = int(header["rows"]), int(header["cols"]), tuple(int(c) for c in header["cells"])
-        if not (1 <= rows and 1 <= cols and rows * cols <= MAX_CELLS and 0 < len(cells) < rows * cols
+        if not (1 <= rows and 1 <= cols and rows * cols <= (MAX_RANKED_CELLS if ranked else MAX_CELLS)
+                and 0 < len(cells) < rows * cols
                 and len(set(cells)) == len(cells) and all(0 <= c < rows * cols for c in cells)):
             raise ValueError("its header describes no valid table")
         inflater = _Inflater(reader)

@@ -16,7 +16,8 @@ import functools
 import math
 
 SUFFIX = ".slpdb"
-MAX_CELLS = 16  # boards with more cells get no pattern database (their tables would be too large)
+MAX_CELLS = 16  # boards with more cells get no standard pattern database (their tables would be too large)
+MAX_RANKED_CELLS = 25  # nor a large set: the 24-puzzle's board at most
 MAX_ENTRIES = 16 ** 6  # largest table (bytes): 6 tiles on 16 cells
 
 # Partitions chosen by measurement (docs/benchmarks.md), as goal cells in the canonical frame (blank at
@@ -31,13 +32,17 @@ PARTITIONS = {
 
 # The large sets, ranked, largest first: Korf and Felner's 7-8 partition of the 15-puzzle (the top two rows and the
 # bottom two), and a 7-7-1 partition (15 MB of files): the same 7-tile table, another for tiles 8-14. The page offers
-# both to download, where the site serves their files (the 7-8 ones only when it was built with them: README).
+# both to download (DOWNLOAD_SETS), where the site serves their files (the 7-8 ones only when it was built with them:
+# README). Then Korf and Felner's 6-6-6-6 partition of the 24-puzzle (their Figure 5), for the command line.
 LARGE_PARTITIONS: dict[str, dict] = {
     "pdb78": {(4, 4): (((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),)},
     "pdb771": {(4, 4): (((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14), (15,)),)},
+    "pdb6666": {(5, 5): (((1, 5, 6, 10, 11, 12), (2, 3, 4, 7, 8, 9), (13, 14, 18, 19, 23, 24),
+                          (15, 16, 17, 20, 21, 22)),)},
 }
+DOWNLOAD_SETS = ("pdb78", "pdb771")
 TABLE_SETS = ("pdb", *LARGE_PARTITIONS)  # the standard tables, then the large ranked ones, largest first
-SHAPE_SUFFIX = {"pdb": "", "pdb78": "-78", "pdb771": "-771"}  # `slidelab pdb 4x4-78` builds the set "pdb78"
+SHAPE_SUFFIX = {"pdb": "", "pdb78": "-78", "pdb771": "-771", "pdb6666": "-6666"}  # `slidelab pdb 4x4-78`: "pdb78"
 RANKED_SUFFIX = ".ranked" + SUFFIX
 # What building a ranked table costs, measured on a 2-core machine with numpy, one core (docs/benchmarks.md): seconds
 # per placement, and bytes of file per placement (4-bit entries, then zlib).
@@ -103,6 +108,11 @@ def group_manhattan(rows, cols, cells) -> bytes:
         # translating by bytes(range(d, 256)) + bytes(range(d)) adds d to every byte
         result = b"".join(result.translate(bytes(range(d, 256)) + bytes(range(d))) for d in dist[i])
     return result
+
+
+def max_cells(table_set) -> int:
+    """The most cells a board of `table_set`'s tables may have."""
+    return MAX_RANKED_CELLS if table_set in LARGE_PARTITIONS else MAX_CELLS
 
 
 def table_name(rows, cols, cells, ranked=False) -> str:

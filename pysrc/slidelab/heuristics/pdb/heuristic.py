@@ -4,9 +4,10 @@ The tiles are split into disjoint groups. A group's table holds, for every place
 *of those tiles* that bring them home, the other tiles being indistinguishable and the blank's moves free; so the
 tables' values add up to an admissible bound. A board may have several partitions (3x4 and 4x4 have two); on square
 boards whose goal blank lies in a corner each is also looked up on the state reflected about the main diagonal (the
-same tables serve). The largest sum is used. Three sets of tables exist: "pdb", the standard ones, and two of the
+same tables serve). The largest sum is used. Four sets of tables exist: "pdb", the standard ones, and two of the
 15-puzzle, ranked (placement_index.py): "pdb78", the 7-8 partition, and "pdb771", a 7-7-1 one; the page offers
-both to download where the site serves their files; `auto` takes the largest set at hand (`auto_table_set`).
+both to download where the site serves their files; `auto` takes the largest set at hand (`auto_table_set`). A
+fourth, "pdb6666", is the 24-puzzle's, ranked too.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from ...errors import BadRequest, MissingData
 from .files import PackedTable, damaged, is_ready, load
 from .frames import (
+    DOWNLOAD_SETS,
     LARGE_PARTITIONS,
     MAX_CELLS,
     SHAPE_SUFFIX,
@@ -21,6 +23,7 @@ from .frames import (
     cost,
     default_partitions,
     is_ranked,
+    max_cells,
     table_name,
 )
 from .placement_index import rank_of
@@ -84,7 +87,7 @@ class PatternDatabaseHeuristic:
 def plan(puzzle, table_set="pdb"):
     """[(table name, rows, cols, cells)] for the tables of `table_set` this puzzle's pattern database needs (empty if
     none)."""
-    if puzzle.size > MAX_CELLS:
+    if puzzle.size > max_cells(table_set):
         return []
     r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
     parts = default_partitions(r2, c2, cmap[puzzle.goal_pos[0]], table_set)
@@ -174,7 +177,8 @@ def download_tables() -> list[dict]:
     "memory_bytes": what a runtime holds of a board's tables packed (files.PackedTable: the browser's way)}. The page
     offers a set where the site serves its files (pdb/files.json)."""
     sets = []
-    for name, shapes in LARGE_PARTITIONS.items():
+    for name in DOWNLOAD_SETS:
+        shapes = LARGE_PARTITIONS[name]
         files = {f"{rows}x{cols}": list(dict.fromkeys(table_name(rows, cols, cells, ranked=True)
                                                       for part in parts for cells in part))
                  for (rows, cols), parts in shapes.items()}
@@ -182,6 +186,11 @@ def download_tables() -> list[dict]:
             cells for part in parts for cells in part)) for (rows, cols), parts in shapes.items())
         sets.append({"name": name, "files": files, "memory_bytes": memory})
     return sets
+
+
+def twenty_four_pattern_database(puzzle, directory=None):
+    """The 6-6-6-6 pattern-database estimator ("pdb6666") of the 24-puzzle (see pattern_database)."""
+    return pattern_database(puzzle, directory, table_set="pdb6666")
 
 
 def page_pattern_database(puzzle, directory=None):

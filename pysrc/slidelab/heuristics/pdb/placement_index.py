@@ -82,16 +82,25 @@ def manhattan_blocks(rows, cols, cells, np=None):
     n = rows * cols
     dist = [[abs(p // cols - c // cols) + abs(p % cols - c % cols) for p in range(n)] for c in cells]
     if np is not None:
-        free = [[p for p in range(n) if not m >> p & 1] for m in range(1 << n)]  # used cells -> free cells
+        # used cells -> free cells: a row per mask, or on larger boards per mask of fewer than k cells (see at_row)
+        masks = None if n <= FULL_MASKS_UP_TO else _masks_of_at_most(np, n, len(cells) - 1)
+        free = [[p for p in range(n) if not m >> p & 1] for m in (range(1 << n) if masks is None else masks.tolist())]
         left_cells = np.array([f + [0] * (n - len(f)) for f in free], dtype=np.int64)
     for first in range(n):
-        yield _numpy_block(np, dist, first, left_cells) if np is not None else _block(n, dist, first)
+        yield _numpy_block(np, dist, first, left_cells, masks) if np is not None else _block(n, dist, first)
 
 
-def _numpy_block(np, dist, first, left_cells) -> bytes:
+def _masks_of_at_most(np, n, most):
+    """Every set of at most `most` of n cells, as bit masks, sorted."""
+    return np.array(sorted(sum(1 << p for p in cells) for size in range(most + 1)
+                           for cells in itertools.combinations(range(n), size)), dtype=np.int64)
+
+
+def _numpy_block(np, dist, first, left_cells, masks) -> bytes:
     values, used = np.full(1, dist[0][first], dtype=np.uint8), np.full(1, 1 << first, dtype=np.int64)
     for i, tile in enumerate(dist[1:], 1):
-        cells_left = left_cells[used][:, :len(left_cells[0]) - i]  # per placement of the first i tiles, its free cells
+        rows = used if masks is None else np.searchsorted(masks, used)
+        cells_left = left_cells[rows][:, :len(left_cells[0]) - i]  # per placement of the first i tiles, its free cells
         values = np.repeat(values, cells_left.shape[1]) + np.array(tile, dtype=np.uint8)[cells_left].ravel()
         if i + 1 < len(dist):
             used = (used[:, None] | (np.int64(1) << cells_left)).ravel()
@@ -231,8 +240,7 @@ def _board_tables(np, rows, cols, most=None):
     if most is None:
         kept, masks = None, np.arange(1 << n, dtype=np.int64)
     else:
-        kept = masks = np.array(sorted(sum(1 << p for p in cells) for size in range(most + 1)
-                                       for cells in itertools.combinations(range(n), size)), dtype=np.int64)
+        kept = masks = _masks_of_at_most(np, n, most)
     index = np.arange(len(masks))
     bits = (masks[:, None] >> np.arange(n)) & 1
     # popcount[row]: how many cells are occupied; nth_free[row, d]: the d-th free cell (n when there is none)
