@@ -25,6 +25,8 @@ import math
 
 from ...puzzles.sliding import neighbours
 
+FULL_MASKS_UP_TO = 16  # boards of up to this many cells keep their tables over every set of cells (2**16 rows)
+
 
 def weights(n, k):
     """The place value of each digit of a rank: W_i = (n-i-1)!/(n-k)!."""
@@ -82,12 +84,18 @@ def manhattan_blocks(rows, cols, cells, np=None):
     n = rows * cols
     dist = [[abs(p // cols - c // cols) + abs(p % cols - c % cols) for p in range(n)] for c in cells]
     if np is not None:
-        # used cells -> free cells: a row per mask, or on larger boards per mask of fewer than k cells (see at_row)
+        # used cells -> free cells: a row per mask, or on larger boards per mask of fewer than k cells (mask_rows)
         masks = None if n <= FULL_MASKS_UP_TO else _masks_of_at_most(np, n, len(cells) - 1)
         free = [[p for p in range(n) if not m >> p & 1] for m in (range(1 << n) if masks is None else masks.tolist())]
         left_cells = np.array([f + [0] * (n - len(f)) for f in free], dtype=np.int64)
     for first in range(n):
         yield _numpy_block(np, dist, first, left_cells, masks) if np is not None else _block(n, dist, first)
+
+
+def mask_rows(np, masks, used):
+    """The rows of sets of occupied cells (bit masks `used`) in tables kept for the sorted `masks` only, or, where
+    `masks` is None, a row for every set: the masks themselves."""
+    return used if masks is None else np.searchsorted(masks, used)
 
 
 def _masks_of_at_most(np, n, most):
@@ -99,8 +107,8 @@ def _masks_of_at_most(np, n, most):
 def _numpy_block(np, dist, first, left_cells, masks) -> bytes:
     values, used = np.full(1, dist[0][first], dtype=np.uint8), np.full(1, 1 << first, dtype=np.int64)
     for i, tile in enumerate(dist[1:], 1):
-        rows = used if masks is None else np.searchsorted(masks, used)
-        cells_left = left_cells[rows][:, :len(left_cells[0]) - i]  # per placement of the first i tiles, its free cells
+        # per placement of the first i tiles, its free cells
+        cells_left = left_cells[mask_rows(np, masks, used)][:, :len(left_cells[0]) - i]
         values = np.repeat(values, cells_left.shape[1]) + np.array(tile, dtype=np.uint8)[cells_left].ravel()
         if i + 1 < len(dist):
             used = (used[:, None] | (np.int64(1) << cells_left)).ravel()
@@ -154,7 +162,7 @@ class PlacementIndex:
     def at(self, used):
         """The rows of the board tables for these sets of occupied cells: the masks themselves, or their places
         among the masks kept (boards of more than FULL_MASKS_UP_TO cells)."""
-        return used if self.masks is None else self.np.searchsorted(self.masks, used)
+        return mask_rows(self.np, self.masks, used)
 
     def block(self, array, b):
         """The view of `array` (one entry per offset) holding block b."""
@@ -226,9 +234,6 @@ class PlacementIndex:
                 for q, part in enumerate(np.split(targets[order], np.cumsum(counts)[:-1])):
                     if len(part):
                         yield q, part
-
-
-FULL_MASKS_UP_TO = 16  # boards of up to this many cells keep their tables over every set of cells (2**16 rows)
 
 
 @functools.lru_cache(maxsize=4)
