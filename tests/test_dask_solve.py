@@ -121,3 +121,35 @@ def test_a_task_stops_at_its_next_report_once_its_search_has_ended(scheduler):
         assert searched is None and time.perf_counter() - started < 10
     finally:
         client.close()
+
+
+def test_a_search_stopped_on_dask_goes_on_from_its_checkpoint(scheduler, tmp_path):
+    path = str(tmp_path / "korf79.json")
+    request = {"board": KORF_79, "goal": KORF_GOAL, "heuristic": "manhattan", "scheduler": scheduler}
+    undisturbed = api.solve(request)
+    stopped = api.solve(dict(request, checkpoint=path, max_nodes=150_000))  # 104,805 before the last iteration
+    assert stopped["error"]["code"] == "limit"
+    resumed = api.solve(dict(request, resume=path))
+    assert resumed["ok"] and resumed["length"] == 42 and resumed["parallel"]["checkpoint"]["resumed"]
+    assert complete_iterations(resumed) == complete_iterations(undisturbed)
+
+
+def test_a_worker_that_joins_gets_work(monkeypatch):
+    from slidelab.carriers import DaskCarrier
+
+    monkeypatch.setattr(DaskCarrier, "COUNT_EVERY_S", 0.2)
+    before = worker_processes()
+    with cluster.local_cluster(1) as local:
+        steps = api.solve_steps({"board": "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3", "goal": KORF_GOAL,
+                                 "heuristic": "linear_conflict", "scheduler": local.scheduler_address})
+        try:
+            while True:
+                event = next(steps)
+                if event["type"] == "progress" and len(local.workers) == 1:
+                    local.scale(2)
+        except StopIteration as stop:
+            answer = stop.value
+    assert answer["length"] == 57, answer
+    assert 32 <= answer["parallel"]["subtrees"] < 64  # split for the one worker there at the start
+    assert [w["expanded"] > 0 for w in answer["parallel"]["workers"]] == [True, True]
+    assert no_new_workers(before)

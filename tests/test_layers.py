@@ -16,7 +16,7 @@ LAYERS = [
     ("search", ["search"]),
     ("space", ["search.explore", "search.indexed_explore", "search.dask_explore", "heuristics.check",
                "heuristics.indexed_check", "heuristics.pdb.builder", "heuristics.pdb.builder_numpy"]),
-    ("run", ["scheduler", "carriers", "supervised", "compare"]),
+    ("run", ["scheduler", "checkpoint", "carriers", "supervised", "compare"]),
     ("requests", ["requests", "schema"]),
     ("api", ["api", "api_request", "api_solve", "api_pool", "api_space", "exercises"]),
     ("batch", ["batch", "batch_split"]),

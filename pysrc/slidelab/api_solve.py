@@ -66,7 +66,7 @@ def _solve(request):
     limits = parsed.budget.start()
     puzzle.check_solvable()
     options = {"all_solutions": method.all_solutions, "weight": method.weight,
-               "parallel": _parallel(parsed)}
+               "parallel": _parallel(parsed, heuristic)}
     if puzzle.kind == "tokens" and not algorithm.exhaustive:
         result = yield from _probe_then_prove(puzzle, algorithm, heuristic, limits, options)
     else:
@@ -128,15 +128,15 @@ def solve_answer(parsed: Solve, heuristic, result) -> Solved | Failed:
     return answer
 
 
-def _parallel(parsed: Solve):
+def _parallel(parsed: Solve, heuristic):
     """The search generator `parallel(puzzle, heuristic, limits, all_solutions)` (scheduler.py) that runs a solve
     request split over workers, or None for one process: on forked processes where they share memory, on the page's
     pool of Web Workers (from the page's own solver), or on a Dask cluster (the one at the request's scheduler, else
-    a local one)."""
+    a local one); recorded in the request's checkpoint file, and resumed from one."""
     plan = parsed.parallel
     if plan is None:
         return None
-    search = _carried(parsed, plan)
+    search = _carried(parsed, plan, _checkpoint(parsed, plan, heuristic))
     if plan.after_s > 0:
         from .scheduler import serial_first
 
@@ -144,7 +144,20 @@ def _parallel(parsed: Solve):
     return search
 
 
-def _carried(parsed: Solve, plan):
+def _checkpoint(parsed: Solve, plan, heuristic):
+    """The checkpoint (checkpoint.py) the plan asks for, what its resume file recorded read and checked; or None."""
+    if plan.checkpoint is None:
+        return None
+    from .checkpoint import Checkpoint, resume_from
+
+    puzzle = parsed.puzzle
+    search = {"puzzle": parsed.position.puzzle, "rule": parsed.position.rule, "board": puzzle.format(puzzle.start),
+              "goal": puzzle.format(puzzle.goal), "heuristic": heuristic.name,
+              "all_solutions": parsed.method.all_solutions}
+    return Checkpoint(plan.checkpoint, search, resume_from(plan.resume, search) if plan.resume else None)
+
+
+def _carried(parsed: Solve, plan, checkpoint):
     """The parallel search on the plan's carrier."""
     from . import carriers
     from .api_pool import searched_of
@@ -158,13 +171,14 @@ def _carried(parsed: Solve, plan):
         from .api_pool import split_of
 
         return carriers.on_dask(plan.scheduler, plan.workers,
-                                lambda size, name: functools.partial(split_of, split_request(parsed, size, name)))
+                                lambda size, name: functools.partial(split_of, split_request(parsed, size, name)),
+                                checkpoint)
     from .workers import fork_unavailable
 
     why_not = fork_unavailable()
     if why_not is not None:
         raise Unavailable(why_not)
-    return carriers.forked(plan.workers)
+    return carriers.forked(plan.workers, checkpoint)
 
 
 def _add_notation(answer, puzzle, moves) -> None:

@@ -24,34 +24,42 @@ from .search.parallel_idastar import search_subtrees
 from .workers import Died, ForkedPool, portable, serve
 
 
-def forked(workers: int):
-    """Parallel IDA* on `workers` forked processes: the search generator (puzzle, heuristic, limits, all_solutions)."""
+def forked(workers: int, checkpoint=None):
+    """Parallel IDA* on `workers` forked processes: the search generator (puzzle, heuristic, limits, all_solutions),
+    recorded by `checkpoint` (checkpoint.py) if one is given (a resumed one says the split)."""
 
     def search(puzzle, heuristic, limits, all_solutions, **resume):
-        return parallel_idastar(puzzle, heuristic, limits, all_solutions, workers,
+        return parallel_idastar(puzzle, heuristic, limits, all_solutions, _split_for(workers, checkpoint),
                                 lambda frontier: ForkedCarrier(workers, puzzle, heuristic, frontier, all_solutions),
-                                **resume)
+                                checkpoint=checkpoint, **resume)
 
     return search
 
 
-def on_dask(address: str | None, workers: int, build_for):
+def on_dask(address: str | None, workers: int, build_for, checkpoint=None):
     """Parallel IDA* on the Dask cluster at `address`, else on a local one of `workers` processes (0: one per core):
     the search generator `(puzzle, heuristic, limits, all_solutions)`. `build_for(n, name)` is the picklable function
-    that gives a worker the search split for n workers (the cluster's threads, at most MAX_SPLIT) with the heuristic
-    `name` (the one this process uses: `auto` chosen here, so that every worker estimates alike)."""
+    that gives a worker the search split for n workers (the cluster's threads, at most MAX_SPLIT, or the split a
+    resumed `checkpoint` says) with the heuristic `name` (the one this process uses: `auto` chosen here, so that every
+    worker estimates alike)."""
 
     def search(puzzle, heuristic, limits, all_solutions, **resume):
         from .cluster import dask_client
         from .workers import cores
 
         with dask_client(address, workers or cores(), "solving on Dask") as client:
-            size = min(_threads(client), MAX_SPLIT)
+            size = _split_for(sum(client.nthreads().values()), checkpoint)
             return (yield from parallel_idastar(puzzle, heuristic, limits, all_solutions, size,
                                                 lambda frontier: DaskCarrier(client, build_for(size, heuristic.name)),
-                                                **resume))
+                                                checkpoint=checkpoint, **resume))
 
     return search
+
+
+def _split_for(workers: int, checkpoint) -> int:
+    """The workers a search is split for: a resumed checkpoint's split, else as many as there are (MAX_SPLIT at
+    most)."""
+    return checkpoint.split_for if checkpoint is not None and checkpoint.resumed else min(workers, MAX_SPLIT)
 
 
 def in_page(workers: int, request: dict, read):
@@ -67,10 +75,6 @@ def in_page(workers: int, request: dict, read):
                                 **resume)
 
     return search
-
-
-def _threads(client) -> int:
-    return sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())  # a question to the cluster
 
 
 class ForkedCarrier:
@@ -137,15 +141,19 @@ def _search_forked(conn, puzzle, heuristic, frontier, all_solutions):
 
 
 class DaskCarrier:
-    """The workers of a Dask cluster (`client`'s), one task per worker thread at a time; `build()` gives a worker the
-    split search (a PooledSearch) it searches subtrees of. A worker is named by its address."""
+    """The workers of a Dask cluster (`client`'s), one task per worker thread at a time (the threads counted again
+    every COUNT_EVERY_S: a worker that joins gets work, one that left is not waited for); `build()` gives a worker
+    the split search (a PooledSearch) it searches subtrees of. A worker is named by its address."""
+
+    COUNT_EVERY_S = 5.0  # each count is a round trip to the scheduler
 
     def __init__(self, client, build):
         import distributed
 
         self.client, self.build = client, build
-        workers = client.scheduler_info()["workers"]  # asked once: each call is a round trip to the scheduler
-        self.slots = sum(w["nthreads"] for w in workers.values())
+        workers = client.nthreads()
+        self.slots = sum(workers.values())
+        self.counted = time.monotonic()
         self.started_with = sorted(workers)  # the workers there at the start, by address
         name = f"slidelab-search-{uuid.uuid4().hex}"
         self.topic, self.stop = name, distributed.Event(name, client=client)
@@ -164,6 +172,8 @@ class DaskCarrier:
         future.add_done_callback(lambda _, task_id=task.id: self.events.put(("done", task_id)))
 
     def poll(self, timeout: float) -> list:
+        if time.monotonic() - self.counted > self.COUNT_EVERY_S:
+            self.slots, self.counted = sum(self.client.nthreads().values()), time.monotonic()
         messages = []
         try:
             messages.append(self.events.get(timeout=timeout))

@@ -22,12 +22,14 @@ from typing import Any
 from . import api, cli_course
 from . import compare as compare_runs
 from .answers import Failed
+from .checkpoint import EVERY_S as CHECKPOINT_EVERY_S
 from .cli_args import EXIT_INVALID, EXIT_STOPPED, SHAPE, FileError, exit_code, request_of, run_code, say_error
 from .cli_batch import run_batch
 from .cli_tables import pdb_command, prepare_databases, print_pdb
 from .cli_text import (
     CompareProgress,
     ExploreProgress,
+    SearchProgress,
     print_check,
     print_compare,
     print_explore,
@@ -127,6 +129,10 @@ def _search_commands(sub) -> None:
                        "extra), local with --workers workers (default one per core) unless --scheduler names one")
     solve.add_argument("--scheduler", metavar="ADDRESS", help="split IDA* over the workers of this Dask cluster "
                        "(tcp://host:port; it means --engine dask)")
+    solve.add_argument("--checkpoint", metavar="FILE", help="record a split IDA* in FILE as it goes (at least every "
+                       f"{CHECKPOINT_EVERY_S} s of finished work), so that --resume FILE goes on after a stop")
+    solve.add_argument("--resume", metavar="FILE", help="go on with the search a --checkpoint FILE recorded (the "
+                       "same board and options; its finished work kept), recording on in FILE")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     trace = _search_parser(sub, "trace", "show a search step by step",
                            "Show what a search does, step by step: each position expanded, its children and what "
@@ -304,7 +310,12 @@ def _command(args) -> int:
     elif args.command in ("solve", "trace"):
         failed = prepare_databases(request)  # an error answer when its tables could not be built
         printer = print_solve if args.command == "solve" else print_trace
-        answer = failed or run_code(api.solve if args.command == "solve" else api.trace, request)
+        if args.command == "solve":
+            progress = SearchProgress()
+            answer = failed or run_code(api.solve, request, on_progress=progress)
+            progress.close()
+        else:
+            answer = failed or run_code(api.trace, request)
     elif args.command == "check-heuristic":
         bar = ExploreProgress()
         # isolate: the check runs where your code never does, and asks a process of its own for h's values

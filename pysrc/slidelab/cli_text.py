@@ -4,6 +4,7 @@ and progress on stderr."""
 from __future__ import annotations
 
 import sys
+from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -90,6 +91,11 @@ def print_parallel(p: dict) -> None:
     on = " Dask" if p.get("engine") == "dask" else ""
     print(f"{len(nodes)}{on} workers, {p['subtrees']} subtrees, expanded per worker "
           f"{' / '.join(f'{n:,}' for n in nodes)}{memory}{replaced}")
+    checkpoint = p.get("checkpoint")
+    if checkpoint:
+        earlier = f", resumed after {checkpoint['earlier_s']:,.1f} s of earlier runs" if checkpoint["resumed"] else ""
+        print(f"checkpoint {checkpoint['file']}{earlier}"
+              + (f" ({checkpoint['failed']})" if checkpoint.get("failed") else ""))
 
 
 def print_trace(answer: Mapping[str, Any]) -> None:
@@ -240,6 +246,70 @@ class ExploreProgress:
     def close(self):
         if self.shown:
             print(file=sys.stderr)
+
+
+class SearchProgress:
+    """While a solve runs: on a terminal, a line on stderr (rewritten) once it has run a second; otherwise a line a
+    minute once it has run one. It says the bound, the nodes, the rate since the last report and, from the growth of
+    the iterations before, how far the iteration has got and about how long it has left."""
+
+    QUIET_S = 60  # a line this often when stderr is not a terminal (a log file)
+    RATE_S = 10  # the rate is the nodes of the last this many seconds (workers report in bursts)
+
+    def __init__(self):
+        self.shown = False
+        self.reports: deque = deque()  # (elapsed_s, expanded) of the reports of the last RATE_S
+        self.said = 0.0
+
+    def __call__(self, event):
+        if event.get("type") != "progress" or "bound" not in event:
+            return
+        elapsed, expanded = event["elapsed_s"], event["expanded"]
+        self.reports.append((elapsed, expanded))
+        while len(self.reports) > 2 and elapsed - self.reports[1][0] >= self.RATE_S:
+            self.reports.popleft()
+        live = sys.stderr.isatty()
+        first = self.reports[0]
+        if (first[0] == elapsed or elapsed < (1 if live else self.QUIET_S)
+                or not live and elapsed - self.said < self.QUIET_S):
+            return
+        rate = (expanded - first[1]) / (elapsed - first[0])
+        text = f"bound {event['bound']}, {expanded:,} nodes, {_rate(rate)}"
+        estimate = self._estimate(event.get("iterations", []), expanded, rate)
+        if estimate:
+            text += f", {estimate}"
+        self.said = elapsed
+        if live:
+            print(f"\r  {text:<100}", end="", file=sys.stderr, flush=True)
+            self.shown = True
+        else:
+            print(f"slidelab: {text}", file=sys.stderr, flush=True)
+
+    @staticmethod
+    def _estimate(iterations: list, expanded: int, rate: float) -> str:
+        """The iteration's share done and time left, predicted from the last iteration's nodes (of `iterations`,
+        those ended) times its growth over the one before."""
+        if len(iterations) < 2 or not iterations[-2] or rate <= 0:
+            return ""
+        growth = max(iterations[-1] / iterations[-2], 1)
+        predicted = iterations[-1] * growth
+        this = expanded - sum(iterations)
+        left = max(predicted - this, 0) / rate
+        return f"iteration about {min(100 * this / predicted, 99):.0f}% (growth {growth:.1f}), ~{_duration(left)} left"
+
+    def close(self):
+        if self.shown:
+            print(file=sys.stderr)
+
+
+def _rate(per_s: float) -> str:
+    return f"{per_s / 1e6:.2f} M nodes/s" if per_s >= 1e6 else f"{per_s:,.0f} nodes/s"
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 5400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
 
 
 class CompareProgress:

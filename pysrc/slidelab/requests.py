@@ -310,6 +310,10 @@ class Parallel:
     after_s: float = key("search in one runtime first, and split once the next iteration is predicted to take longer "
                          "than this many seconds (0: split at once; the page's pool: 0.05 unless the request says)",
                          0.0, name="split_after_s", minimum=0)
+    checkpoint: str | None = key("a file to record the search in as it goes (the bound, the subtrees searched), for a "
+                                 "resume after a stop (not the page's)")
+    resume: str | None = key("a checkpoint file to go on from: the same search, its finished work kept (it is "
+                             "written on unless 'checkpoint' names another)")
 
 
 def parallel_of(request, method: Method, code: UserCode | None) -> Parallel | None:
@@ -321,19 +325,29 @@ def parallel_of(request, method: Method, code: UserCode | None) -> Parallel | No
         raise BadRequest(f"'engine' must be one of {', '.join(SOLVE_ENGINES)}, not '{engine[:20]}'")
     if address is not None and engine != "dask":
         raise BadRequest("a scheduler address is for the dask engine")
+    resume = option_of(request, "resume", str)
+    checkpoint = option_of(request, "checkpoint", str, resume)
+    if "" in (resume, checkpoint):
+        raise BadRequest("a checkpoint needs a file name")
+    if checkpoint is not None and engine == "page":
+        raise BadRequest("a checkpoint is a file: the page's searches keep none")
     value = whole(request.get("workers"))
-    if engine == "processes" and (value is None or value == 1 and is_int(value)):
+    if engine == "processes" and (value is None or value == 1 and is_int(value)) and checkpoint is None:
         return None
     workers = worker_count(request, 1 if engine == "processes" else 0)
     if method.algorithm != "idastar":
-        raise BadRequest(f"only IDA* is split over workers; {method.algorithm} runs on one (leave 'workers' out)")
+        leave = "'checkpoint' and 'resume'" if checkpoint is not None else "'workers'"
+        raise BadRequest(f"only IDA* is split over workers and checkpointed; {method.algorithm} runs on one (leave "
+                         f"{leave} out)")
     if engine == "dask" and code is not None:
         raise BadRequest("your own heuristic runs in a supervised process on this machine, never on a Dask "
                          "cluster: leave 'engine' out")
     after_s = request.get("split_after_s", PAGE_SPLIT_AFTER_S if engine == "page" else 0.0)
     if isinstance(after_s, bool) or not isinstance(after_s, (int, float)) or not 0 <= after_s < math.inf:
         raise BadRequest("'split_after_s' must be a number of seconds, 0 or more")
-    return Parallel(workers, engine, address, float(after_s))
+    if checkpoint is not None and after_s:
+        raise BadRequest("a checkpointed search is split at once: leave 'split_after_s' out")
+    return Parallel(workers, engine, address, float(after_s), checkpoint, resume)
 
 
 def may_split(request) -> bool:

@@ -115,13 +115,17 @@ def frontier_size(workers: int) -> int:
 
 
 def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry, from_bound: int = 0,
-                     counted: Stats | None = None):
+                     counted: Stats | None = None, checkpoint=None):
     """Search generator: IDA* split for `workers` workers, its tasks carried by `carry(frontier)` (a function making
     the Carrier for the split's frontier, called only when the split did not meet the goal); returns a SearchResult
     like `idastar`'s, whose statistics add up every worker's nodes, the stopped tasks' too, and whose extra "parallel"
     tells "workers" ([{"expanded"}, ...]: every worker's share), "subtrees" and what the carrier adds. The bounds below
     `from_bound` are known to hold no solution (a batch's position searched whole so far, batch_split.py, or a search
-    that began serially, `serial_first`); `counted`, the statistics of that part, which the search's go on from."""
+    that began serially, `serial_first`); `counted`, the statistics of that part, which the search's go on from. A
+    `checkpoint` (checkpoint.py) records the search as it goes; a resumed one says the split, the bound and the
+    statistics to go on from, and the tasks of that iteration already searched."""
+    if checkpoint is not None and checkpoint.resumed:
+        workers, from_bound, counted = checkpoint.split_for, checkpoint.bound, checkpoint.counted_stats()
     meter = Meter(limits, counted)
     stats = meter.stats
     unsplit = {"parallel": {"workers": [{"expanded": 0}] * workers, "subtrees": 0, "workers_replaced": 0}}
@@ -135,14 +139,23 @@ def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry, f
         meter.finish()
         stats.stored = len(goals[0]) + 1
         return SearchResult(goals[0], True, stats, goals if all_solutions else None, unsplit)
+    if checkpoint is not None:
+        checkpoint.search["split_for"] = workers
+        checkpoint.write()  # at once: a checkpoint that cannot be written is said before any search
     carrier = carry(frontier)
     try:
-        scheduler = Scheduler(carrier, meter, workers, all_solutions)
-        solutions = yield from scheduler.search(iterations(puzzle, heuristic, frontier, stats, from_bound))
+        scheduler = Scheduler(carrier, meter, workers, all_solutions, checkpoint)
+        sizes = checkpoint.sizes_within(len(frontier)) if checkpoint is not None else None
+        solutions = yield from scheduler.search(iterations(puzzle, heuristic, frontier, stats, from_bound, sizes))
         extra = {"workers": [{"expanded": n} for n in scheduler.per_worker()], "subtrees": len(frontier),
                  **carrier.extra()}
+        if checkpoint is not None:
+            checkpoint.finished(len(solutions[0]))
+            extra["checkpoint"] = checkpoint.told()
     finally:
         carrier.close()
+        if checkpoint is not None and checkpoint.length is None:
+            checkpoint.write()  # stopped (a limit, Ctrl-C, an error): what was finished is kept
     meter.finish()
     return SearchResult(solutions[0], True, stats, solutions if all_solutions else None, {"parallel": extra})
 
@@ -197,8 +210,9 @@ class Scheduler:
     """The rounds of one split search on one carrier: dispatch, retries, the first solution's stop, the stopped
     tasks' nodes, progress and limits."""
 
-    def __init__(self, carrier: Carrier, meter: Meter, workers: int, all_solutions: bool):
+    def __init__(self, carrier: Carrier, meter: Meter, workers: int, all_solutions: bool, checkpoint=None):
         self.carrier, self.meter, self.workers, self.all_solutions = carrier, meter, workers, all_solutions
+        self.checkpoint = checkpoint
         self.done: dict = {}  # worker -> nodes expanded in its finished tasks
         self.live: dict = {}  # task id -> Progress last reported
         self.tries = Tries()  # of the subtrees whose worker was lost
@@ -211,6 +225,8 @@ class Scheduler:
             step = next(driver)
             while True:
                 if isinstance(step, dict):  # an iteration's event
+                    if self.checkpoint is not None and "next" in step:
+                        self.checkpoint.iteration_ended(self.meter.stats, step["next"])
                     yield step
                     step = next(driver)
                     continue
@@ -222,9 +238,9 @@ class Scheduler:
     def round(self, round_):
         """Search one round's subtrees; yields progress, returns the list of Searched (the stopped tasks' nodes as one
         more, without sizes)."""
+        round_, searched = self._not_done(round_)
         queue = deque(enumerate(tuple(group) for group in groups(round_, self.workers)))
         running: dict = {}  # task id -> Task
-        searched: list = []
         found = False
         while running or queue and not found:
             while queue and not found and self.carrier.idle():
@@ -247,6 +263,8 @@ class Scheduler:
                 if isinstance(event, Done):
                     self.done[event.worker] = self.done.get(event.worker, 0) + event.searched.expanded
                     searched.append(event.searched)
+                    if self.checkpoint is not None and not event.searched.solutions:
+                        self.checkpoint.task_done(task.subtrees, event.searched)
                     found = found or bool(event.searched.solutions) and not self.all_solutions
                 elif isinstance(event, Lost):
                     if event.tried and not self.tries.again(task.subtrees):
@@ -257,17 +275,32 @@ class Scheduler:
                     raise event.error
             if found:  # the others' tasks are stopped with the search: their nodes so far count
                 break
+            if self.checkpoint is not None:
+                self.checkpoint.tick()
             stats = self.meter.stats
             live = stats.expanded + sum(part.expanded for part in searched) + self._live(0)
             if self.meter.due(live):
                 generated = stats.generated + sum(part.generated for part in searched) + self._live(1)
                 yield self.meter.progress(stored=round_.bound + 1, bound=round_.bound, nodes=(live, generated),
-                                          workers=self.per_worker())
+                                          workers=self.per_worker(),
+                                          iterations=[i["expanded"] for i in stats.iterations])
         searched.append(Searched({}, [], INF, self._live(0), self._live(1)))
         for worker, nodes in self._live_per_worker().items():
             self.done[worker] = self.done.get(worker, 0) + nodes
         self.live = {}
         return searched
+
+    def _not_done(self, round_):
+        """(the round without the tasks its checkpoint recorded as done, what searching those gave): a resumed
+        round searches only the subtrees not done."""
+        if self.checkpoint is None:
+            return round_, []
+        done = self.checkpoint.done_in(round_.bound, round_.todo)
+        skip = {index for subtrees, _ in done for index in subtrees}
+        kept = [i for i, index in enumerate(round_.todo) if index not in skip]
+        self.checkpoint.round_started(round_.bound)
+        return (round_._replace(todo=[round_.todo[i] for i in kept], sizes=[round_.sizes[i] for i in kept]),
+                [part for _, part in done])
 
     def _live(self, which: int) -> int:
         return sum((p.expanded, p.generated)[which] for p in self.live.values())

@@ -104,19 +104,22 @@ def groups(round_: Round, workers: int) -> list:
     return tasks
 
 
-def iterations(puzzle, heuristic, frontier, stats, from_bound=0):
+def iterations(puzzle, heuristic, frontier, stats, from_bound=0, sizes=None):
     """The driver of parallel IDA*'s rounds, which the scheduler (scheduler.py) runs whoever searches the subtrees: a
     generator that yields a Round and is sent the list of Searched it
     gave, then yields that iteration's event (as a serial search's: {"type": "iteration", "bound", "expanded",
     "generated", "next"?}, recorded in stats), and so on. Every iteration has one bound for all, the first at least
     `from_bound` (the bounds below searched already); the next is the least f over it anywhere (a step of two where
     every solution has one parity). Returns the solutions of the first iteration that finds any (each a shortest one);
-    raises Unsolvable when nothing is left over the bound."""
+    raises Unsolvable when nothing is left over the bound. `sizes` {index: nodes}: the subtrees' sizes in an earlier
+    run's iterations (a resumed checkpoint's), for grouping them as that run would have."""
     from .idastar import search_order
 
     order = search_order(puzzle, heuristic, frontier)
     f_of = [g + heuristic(state) for g, state, _, _ in frontier]
     size_of = [0] * len(frontier)  # each subtree's nodes in the last iteration it was searched
+    for index, size in (sizes or {}).items():
+        size_of[index] = size
     parity = puzzle.solution_parity()
     bound = next_bound(max(heuristic(puzzle.start), from_bound), parity)
     while True:
