@@ -16,7 +16,11 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "bench"
 
 # script -> (its smallest arguments, a text its output must hold)
+KORF_100 = ["--file", "tests/data/korf100-batch.txt", "--goal", "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"]
 SMOKE = {
+    "bench_24.py": ([*KORF_100, "--heuristic", "pdb", "--engine", "processes", "--ids", "79"], "#79: 42 moves"),
+    "bench_resume.py": ([*KORF_100, "--heuristic", "linear_conflict", "--id", "1", "--kill-worker-at", "2",
+                         "--kill-client-at", "4"], "resumed: 57 moves"),
     "bench_batch_tail.py": (["--runs", "1", "--korf", "12", "79"], "ratio"),
     "bench_check_12.py": (["--shape", "2x4", "--workers", "2"], "positions/s"),
     "bench_cli.py": (["--runs", "1"], "python -c pass"),

@@ -153,3 +153,32 @@ def test_a_worker_that_joins_gets_work(monkeypatch):
     assert 32 <= answer["parallel"]["subtrees"] < 64  # split for the one worker there at the start
     assert [w["expanded"] > 0 for w in answer["parallel"]["workers"]] == [True, True]
     assert no_new_workers(before)
+
+
+def test_a_gone_client_s_task_frees_its_worker():
+    """A client killed mid-search leaves its tasks cancelled: each stops at its next report, and the worker (one
+    thread) takes the next client's work at once, not minutes later."""
+    from slidelab.api_pool import split_of
+    from slidelab.carriers import _search_on_dask
+    from slidelab.scheduler import Task
+
+    with cluster.local_cluster(1) as local:
+        gone = distributed.Client(local.scheduler_address, set_as_default=False)
+        build = functools.partial(split_of, {"board": KORF_60, "goal": KORF_GOAL, "heuristic": "manhattan",
+                                             "split_for": 2})
+        # minutes of search, unless stopped
+        searching = gone.submit(_search_on_dask, build, Task(0, (0,), 72, 0), "slidelab-search-gone", pure=False)
+        deadline = time.monotonic() + 30
+        while not searching.status == "pending" or not local.scheduler.tasks.get(searching.key) or \
+                local.scheduler.tasks[searching.key].state != "processing":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        time.sleep(1)
+        gone.close()
+        client = distributed.Client(local.scheduler_address, set_as_default=False)
+        try:
+            started = time.perf_counter()
+            assert client.submit(sum, [1, 2], pure=False).result(timeout=30) == 3
+            assert time.perf_counter() - started < 5
+        finally:
+            client.close()

@@ -92,3 +92,41 @@ def test_a_long_search_reports_progress_about_every_100_ms_and_stops_at_its_limi
         run(idastar(puzzle, get_heuristic("pdb", puzzle), Limits(max_seconds=1.0)),
             on_progress=lambda event: event["type"] == "progress" and times.append(event["elapsed_s"]))
     assert len(times) >= 5 and max(b - a for a, b in pairwise([0, *times])) < 0.5
+
+
+KORF_24 = pathlib.Path(__file__).resolve().parent / "data" / "korf24-batch.txt"  # Korf and Felner (2002)
+GOAL_24 = "0 1 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 23 24"
+
+
+def _korf_24() -> dict:
+    """{number: (board, optimal length)} of Korf and Felner's 50 random 24-puzzle positions."""
+    from slidelab.batch import stream_positions
+
+    lengths = {}
+    for line in KORF_24.read_text().splitlines():
+        if line.startswith("kf"):
+            lengths[line.split(":")[0]] = int(line.split("#")[1].split()[0])
+    return {int(p.name[2:]): (p.board, lengths[p.name]) for p in stream_positions(KORF_24.read_text().splitlines())}
+
+
+def test_the_24_puzzle_positions_are_fifty_solvable_boards_of_their_lengths_parity():
+    """Each listed length is at least the Manhattan distance and differs from it by an even number (every move
+    changes Manhattan distance by one): a check of the transcription of the published positions."""
+    positions = _korf_24()
+    assert sorted(positions) == list(range(1, 51))
+    for board, length in positions.values():
+        puzzle = SlidingPuzzle.from_text(board, GOAL_24)
+        manhattan = get_heuristic("manhattan", puzzle)(puzzle.start)
+        assert api.check({"board": board, "goal": GOAL_24})["solvable"]
+        assert 80 <= length <= 114 and manhattan <= length and (length - manhattan) % 2 == 0
+
+
+def test_the_easiest_published_24_puzzle_position_with_the_6666_tables():
+    """Where the 24-puzzle's tables are built (`slidelab pdb 5x5-6666`: half an hour, never by the tests), Korf and
+    Felner's #40 in its 82 moves, with fewer nodes than their run generated (65,099,578)."""
+    if not api.pattern_databases({"shape": "5x5", "tables": "pdb6666"})["ready"]:
+        pytest.skip("the 24-puzzle's tables are not built: run `slidelab pdb 5x5-6666`")
+    board, length = _korf_24()[40]
+    answer = api.solve({"board": board, "goal": GOAL_24, "heuristic": "pdb6666", "workers": 2})
+    assert answer["ok"] and answer["length"] == length == 82 and answer["optimal"]
+    assert answer["stats"]["generated"] < 65_099_578

@@ -220,11 +220,13 @@ class DaskCarrier:
 
 def _search_on_dask(build, task: Task, topic: str):
     """A Dask task: search the task's subtrees with the split search `build()` gives; returns (this worker's address,
-    the Searched), or (address, None) when the search ended meanwhile."""
+    the Searched), or (address, None) when the search ended meanwhile: its Event set, or the task cancelled (its
+    client gone: a killed client's tasks do not hold the cluster's workers)."""
     import distributed
 
     search = build()
     worker = distributed.get_worker()
+    key = worker.get_current_task()
     stop = distributed.Event(topic)
     steps = search_subtrees(search.puzzle, search.heuristic, search.frontier, task.subtrees, task.bound,
                             search.all_solutions)
@@ -233,7 +235,8 @@ def _search_on_dask(build, task: Task, topic: str):
             event = next(steps)
             if event["type"] == "progress":
                 worker.log_event(topic, (task.id, worker.address, event["expanded"], event["generated"]))
-                if stop.is_set():
+                state = worker.state.tasks.get(key)
+                if state is None or state.state == "cancelled" or stop.is_set():
                     return worker.address, None
     except StopIteration as stop_iteration:
         return worker.address, stop_iteration.value

@@ -45,9 +45,10 @@ TABLE_SETS = ("pdb", *LARGE_PARTITIONS)  # the standard tables, then the large r
 SHAPE_SUFFIX = {"pdb": "", "pdb78": "-78", "pdb771": "-771", "pdb6666": "-6666"}  # `slidelab pdb 4x4-78`: "pdb78"
 RANKED_SUFFIX = ".ranked" + SUFFIX
 # What building a ranked table costs, measured on a 2-core machine with numpy, one core (docs/benchmarks.md): seconds
-# per placement, and bytes of file per placement (4-bit entries, then zlib).
+# per placement, and bytes of file per placement (4-bit entries, then zlib): the 24-puzzle's 6-tile tables exceed
+# Manhattan distance by less than the 15-puzzle's 7- and 8-tile ones, and compress seven times better.
 RANKED_BUILD_S = 4.0e-6  # the search and the packing
-RANKED_FILE_BYTES = 0.165
+RANKED_FILE_BYTES = {(4, 4): 0.165, (5, 5): 0.027}  # other boards: the 15-puzzle's
 
 
 @functools.cache  # asked for by every solve that plans pattern databases: a batch asks once a position
@@ -141,7 +142,7 @@ def cost(rows, cols, cells, ranked) -> dict:
         return {"entries": n ** k, "memory_bytes": n ** k}
     entries = placements(n, k)
     return {"entries": entries, "memory_bytes": entries, "packed_bytes": (entries + 1) // 2,
-            "file_bytes": round(entries * RANKED_FILE_BYTES),
+            "file_bytes": round(entries * RANKED_FILE_BYTES.get((rows, cols), RANKED_FILE_BYTES[4, 4])),
             "build_s": round(entries * RANKED_BUILD_S), "build_memory_bytes": entries * (n - k + 1)}
 
 
