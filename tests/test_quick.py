@@ -35,7 +35,7 @@ def test_paths_replay_to_the_goal(rows, cols, goal_kind):
 
 def test_answers_are_labelled_with_the_lower_bound():
     answer = api.solve({"board": "2 3 4 5 1/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 24 0",
-                        "algorithm": "quick"})
+                        "algorithm": "quick", "heuristic": "linear_conflict"})  # auto: pdb6666 where built
     assert answer["ok"] and answer["optimal"] is False
     assert answer["algorithm"] == "quick"
     # linear conflict: Manhattan 8 (1 travels four cells, 2..5 one each), plus 2 for 1 leaving the row
@@ -80,6 +80,6 @@ def test_cancel_drops_back_and_forth_moves():
 def test_cli_shows_length_beside_the_lower_bound(capsys):
     from slidelab.cli import main
     board = "2 3 4 5 1/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 24 0"
-    assert main(["solve", board, "--algorithm", "quick"]) == 0
+    assert main(["solve", board, "--algorithm", "quick", "--heuristic", "linear_conflict"]) == 0
     out = capsys.readouterr().out
     assert "not necessarily shortest" in out and "at least 10 moves" in out

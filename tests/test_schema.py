@@ -32,7 +32,7 @@ def test_the_schema_in_the_docs_is_current_and_a_valid_schema():
             "solve_answer", "trace_answer", "explore_answer", "check_heuristic_answer", "check_answer",
             "error_answer", "progress"} <= set(defs)
     assert defs["solve_request"]["properties"]["engine"]["enum"] == ["processes", "dask", "page"]
-    assert defs["split_request"]["properties"]["split_for"]["maximum"] == 64
+    assert defs["split_request"]["properties"]["split_for"]["maximum"] == 256
 
 
 def request_errors(request: dict, kind: str = "solve") -> list:

@@ -29,7 +29,7 @@ from .search.control import Meter, SearchResult, Stats
 from .search.parallel_idastar import SUBTREES_PER_WORKER, Searched, groups, iterations, split
 from .workers import MAX_TRIES, Tries
 
-MAX_SPLIT = 64  # workers one search is split for at most (a larger pool or cluster shares the subtrees)
+MAX_SPLIT = 256  # workers one search is split for at most (8,192 subtrees; a larger cluster shares them)
 POLL_S = 0.05  # how often the scheduler looks at the clock (limits, progress) while it waits for workers
 GROWTH = 5  # how many times larger an IDA* iteration is than the last, when there is no earlier one to tell
 
