@@ -40,7 +40,7 @@ def test_a_search_stopped_by_a_limit_goes_on_from_its_checkpoint(tmp_path):
     assert stopped["error"]["code"] == "limit"
     state = read(path)
     assert state["search"] == {"puzzle": "sliding", "rule": None, "board": KORF_79, "goal": KORF_GOAL,
-                               "heuristic": "manhattan", "all_solutions": False, "split_for": 2}
+                               "heuristic": "manhattan", "tables": [], "all_solutions": False, "split_for": 2}
     assert state["bound"] == 42 and "finished" not in state
     assert [(i["bound"], i["expanded"]) for i in state["counted"]["iterations"]] == complete_iterations(undisturbed)
     assert state["done"] and all(task["expanded"] > 0 for task in state["done"])
@@ -68,6 +68,7 @@ def test_a_resume_may_record_in_another_file_and_takes_the_recorded_split(tmp_pa
     ({"heuristic": "linear_conflict"}, "heuristic 'manhattan' where this one has 'linear_conflict'"),
     ({"board": "1 0 9 7/11 13 5 3/14 12 4 2/8 6 10 15"}, "another search (board"),
     ({"all_solutions": True}, "all_solutions False where this one has True"),
+    ({"heuristic": "pdb"}, "tables [] where this one has ['4x4_1-2-3.slpdb'"),
 ])
 def test_a_resume_with_other_options_is_refused(tmp_path, change, message):
     path = str(tmp_path / "korf79.json")

@@ -149,10 +149,12 @@ def _checkpoint(parsed: Solve, plan, heuristic):
     if plan.checkpoint is None:
         return None
     from .checkpoint import Checkpoint, resume_from
+    from .heuristics import pdb
 
     puzzle = parsed.puzzle
+    tables = [entry[0] for entry in pdb.plan(puzzle, heuristic.name)] if heuristic.name in pdb.TABLE_SETS else []
     search = {"puzzle": parsed.position.puzzle, "rule": parsed.position.rule, "board": puzzle.format(puzzle.start),
-              "goal": puzzle.format(puzzle.goal), "heuristic": heuristic.name,
+              "goal": puzzle.format(puzzle.goal), "heuristic": heuristic.name, "tables": tables,
               "all_solutions": parsed.method.all_solutions}
     return Checkpoint(plan.checkpoint, search, resume_from(plan.resume, search) if plan.resume else None)
 
