@@ -87,12 +87,14 @@ def main() -> int:
               f"{len(state['done'])} tasks of the iteration done, {recorded:,} generated recorded", flush=True)
 
         resumed, resumed_s = solved(command(board, args, address, "--resume", checkpoint))
-    ok = resumed.get("ok") and resumed["length"] == whole["length"] == length
-    ratio = resumed["stats"]["generated"] / whole["stats"]["generated"] if ok else float("nan")
-    print(f"resumed: {resumed.get('length')} moves, generated {resumed['stats']['generated']:,} in all "
+    if not resumed.get("ok"):
+        print(f"resumed: {resumed.get('error')}")
+        return 1
+    ratio = resumed["stats"]["generated"] / whole["stats"]["generated"]
+    print(f"resumed: {resumed['length']} moves, generated {resumed['stats']['generated']:,} in all "
           f"({ratio:.3f} of the uninterrupted run's), {resumed_s:.1f} s; both runs {first_s + resumed_s:.1f} s "
           f"against {whole_s:.1f} s")
-    return 0 if ok else 1
+    return 0 if resumed["length"] == whole["length"] == length else 1
 
 
 if __name__ == "__main__":

@@ -70,9 +70,8 @@ class Checkpoint:
         todo = set(todo)
         if any(i not in todo for d in self.done for i in d["subtrees"]):
             raise BadRequest(f"{self.path} names subtrees this search's split does not have: it is damaged")
-        return [(tuple(d["subtrees"]), Searched({int(k): v for k, v in d["sizes"].items()}, [],
-                                                INF if d["over"] is None else d["over"], d["expanded"],
-                                                d["generated"])) for d in self.done]
+        return [(tuple(d["subtrees"]), Searched({}, [], INF if d["over"] is None else d["over"], d["expanded"],
+                                                d["generated"])) for d in self.done]  # sizes: in self.sizes
 
     def sizes_within(self, subtrees: int) -> dict:
         """Each subtree's nodes the last time it was searched, {index: nodes}, for the split of `subtrees`
@@ -86,8 +85,7 @@ class Checkpoint:
             self.bound, self.done, self.dirty = bound, [], True
 
     def task_done(self, subtrees, searched: Searched) -> None:
-        self.done.append({"subtrees": list(subtrees), "sizes": {str(k): v for k, v in searched.sizes.items()},
-                          "over": None if searched.over == INF else searched.over,
+        self.done.append({"subtrees": list(subtrees), "over": None if searched.over == INF else searched.over,
                           "expanded": searched.expanded, "generated": searched.generated})
         self.sizes.update(searched.sizes)
         self.dirty = True
@@ -177,7 +175,7 @@ def _well_formed(state) -> bool:
                 and all(isinstance(counted[k], int) for k in ("expanded", "generated"))
                 and isinstance(counted["iterations"], list)
                 and all(isinstance(d["subtrees"], list) and all(isinstance(i, int) for i in d["subtrees"])
-                        and isinstance(d["sizes"], dict) and isinstance(d["expanded"], int)
+                        and isinstance(d["expanded"], int)
                         and isinstance(d["generated"], int) and (d["over"] is None or isinstance(d["over"], int))
                         for d in state["done"])
                 and isinstance(state.get("sizes", {}), dict)

@@ -122,10 +122,10 @@ def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry, f
     tells "workers" ([{"expanded"}, ...]: every worker's share), "subtrees" and what the carrier adds. The bounds below
     `from_bound` are known to hold no solution (a batch's position searched whole so far, batch_split.py, or a search
     that began serially, `serial_first`); `counted`, the statistics of that part, which the search's go on from. A
-    `checkpoint` (checkpoint.py) records the search as it goes; a resumed one says the split, the bound and the
-    statistics to go on from, and the tasks of that iteration already searched."""
+    `checkpoint` (checkpoint.py) records the search as it goes; a resumed one says the bound and the statistics to
+    go on from, and the tasks of that iteration already searched (its split, `workers`, the carriers take from it)."""
     if checkpoint is not None and checkpoint.resumed:
-        workers, from_bound, counted = checkpoint.split_for, checkpoint.bound, checkpoint.counted_stats()
+        from_bound, counted = checkpoint.bound, checkpoint.counted_stats()
     meter = Meter(limits, counted)
     stats = meter.stats
     unsplit = {"parallel": {"workers": [{"expanded": 0}] * workers, "subtrees": 0, "workers_replaced": 0}}
