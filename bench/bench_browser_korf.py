@@ -180,7 +180,8 @@ def main() -> int:
 
         if args.workers > 1:
             print(f"the page's pool: {page.evaluate(POOL, [url, args.workers])} workers ready")
-        print(f"{'id':>4} {'len':>4} {'expanded':>12} {'generated':>12} {'search s':>9} {'wall s':>8} {'CPython s':>9}")
+        print(f"{'id':>4} {'len':>4} {'expanded':>12} {'generated':>12} {'search s':>9} {'wall s':>8} {'CPython s':>9}"
+              + (f" {'alone s':>8} {'alone gen.':>11}" if args.paired else ""))
         for ident, length, tiles in positions:
             board = "/".join(" ".join(map(str, tiles[i:i + 4])) for i in range(0, 16, 4))
             request = {"board": board, "goal": KORF_GOAL, "algorithm": "idastar", "heuristic": "auto",
@@ -190,7 +191,7 @@ def main() -> int:
             if args.paired:
                 alone = page.evaluate(SOLVE, [request, True])
                 wrong += not (alone["ok"] and alone["length"] == length)
-                paired.append((ident, alone["stats"]["elapsed_s"]))
+                paired.append((ident, alone["stats"]["elapsed_s"], alone["stats"]["generated"]))
             answer = page.evaluate(SOLVE, [request, False])
             ok = answer["ok"] and answer["length"] == length and answer["heuristic_used"] == args.tables
             wrong += not ok
@@ -200,6 +201,7 @@ def main() -> int:
                          answer["wall"], native))
             print(f"{ident:>4} {answer.get('length', '-'):>4} {rows[-1][1]:>12,} {rows[-1][2]:>12,} "
                   f"{rows[-1][3]:>9.2f} {rows[-1][4]:>8.2f} {native:>9.2f}"
+                  f"{f' {paired[-1][1]:>8.2f} {paired[-1][2]:>11,}' if args.paired else ''}"
                   f"{'' if ok else '  WRONG, expected ' + str(length)}"
                   f"{'' if answer['ok'] else ': ' + str(answer['error'])[:300]}", flush=True)
         browser.close()
@@ -217,8 +219,8 @@ def main() -> int:
         print(f"median {statistics.median(r[3] for r in rows):.2f} s, {statistics.median(r[2] for r in rows):,.0f} "
               f"generated; worst: #{worst[0]} {worst[3]:.2f} s, {worst[2]:,} generated")
     if paired:
-        alone = sum(t for _, t in paired)
-        long = [(i, t, r[3]) for (i, t), r in zip(paired, rows, strict=True) if t > 0.5]
+        alone = sum(t for _, t, _ in paired)
+        long = [(i, t, r[3]) for (i, t, _), r in zip(paired, rows, strict=True) if t > 0.5]
         print(f"paired: one worker {alone:.2f} s, the pool of {args.workers} {search:.2f} s ({search / alone:.2f}); "
               f"the {len(long)} positions over 0.5 s alone: "
               + ", ".join(f"#{i} {t:.2f} / {pooled:.2f} s" for i, t, pooled in long)

@@ -9,7 +9,7 @@ length checked against the optimal length listed in the file, and one line print
 length, nodes expanded and generated, CPU and wall seconds. The summary gives, per heuristic, the totals, the median
 and the worst position, and with several heuristics the ratios of their totals to the first's (measured in one run,
 alternating, so that the machine's noise falls on both). A name with ":packed" holds its ranked tables packed, as
-the browser does (files.PackedTable: half a byte an entry). Exits 1 if any length differs.
+the browser does (files.PackedTable: about a quarter of a byte an entry). Exits 1 if any length differs.
 """
 
 from __future__ import annotations

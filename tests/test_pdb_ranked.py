@@ -156,22 +156,35 @@ def test_a_ranked_file_decodes_in_little_more_than_its_table(monkeypatch):
     assert peak < 2.5 * len(table)
 
 
-def test_a_packed_table_is_the_file_body_and_reads_as_the_decoded_table():
-    """The browser holds ranked tables packed (half a byte an entry, nothing decoded): each entry plus the group's
-    Manhattan distance gives the decoded table back, read from the bytes or a chunk at a time from a file."""
-    rows, cols, cells = 3, 4, (1, 2, 3, 5, 6)
+def _held_packed(excess):
+    """What a packed table should read at every rank, from the file's halved excesses: each block's least, plus at
+    most 3."""
+    block = frames.PACKED_BLOCK
+    least = [min(excess[at:at + block]) for at in range(0, len(excess), block)]
+    return [least[r // block] + min(e - least[r // block], 3) for r, e in enumerate(excess)]
+
+
+@pytest.mark.parametrize("rows, cols, cells", [(3, 4, (1, 2, 3, 5, 6)), (3, 3, (1, 2, 4, 5, 7))])
+def test_a_packed_table_reads_each_entry_as_its_blocks_least_and_two_bits(rows, cols, cells):
+    """The browser holds ranked tables packed (about a quarter of a byte an entry): each entry is its block's least
+    plus at most 3, so a lower bound of the decoded table, and the same where its block spreads over 3 or less; read
+    from the bytes, or a chunk at a time from a file, chunks that end inside a block or the body included."""
     data, restored = files.encode_ranked(rows, cols, cells, builder_numpy.build_ranked_numpy(rows, cols, cells))
     md = files._ranked_manhattan(rows, cols, cells)
+    excess = [(v - m) // 2 for v, m in zip(restored, md, strict=True)]
+    want = _held_packed(excess)
+    assert want != excess and sum(w < e for w, e in zip(want, excess, strict=True)) < len(excess) // 50
     for source in (data, io.BytesIO(data)):
         name, table = files.decode(source, packed=True)
         assert name == frames.table_name(rows, cols, cells, ranked=True) and isinstance(table, files.PackedTable)
-        assert len(table) == (len(restored) + 1) // 2 == math.perm(12, 5) // 2
-        assert bytes(md[r] + 2 * table.entry(r) for r in range(len(restored))) == restored
+        assert len(table) + len(table.bases) == frames.packed_bytes(len(restored))
+        assert [table.entry(r) for r in range(len(restored))] == want
     assert files.decode(io.BytesIO(data))[1] == restored  # a file read in chunks decodes as its bytes do
     monkeypatch = pytest.MonkeyPatch()
     monkeypatch.setattr(files, "CHUNK", 1000)  # many chunks, each ending inside the body
     try:
-        assert files.decode(io.BytesIO(data), packed=True)[1] == table
+        packed = files.decode(io.BytesIO(data), packed=True)[1]
+        assert packed == table and packed.bases == table.bases
         assert files.decode(io.BytesIO(data))[1] == restored
     finally:
         monkeypatch.undo()
@@ -354,9 +367,10 @@ def test_auto_uses_the_set_a_request_chooses(tmp_path, monkeypatch):
     assert api.pattern_databases(dict(request, tables="pdb"))["set"] == "pdb"
     largest, page = api.describe()["download_tables"]  # largest first
     assert page == {"name": "pdb771", "files": {"4x4": [t["name"] for t in offered["tables"]]},
-                    "memory_bytes": sum((t["entries"] + 1) // 2 for t in offered["tables"])}
+                    "memory_bytes": sum(frames.packed_bytes(t["entries"]) for t in offered["tables"])}
     assert largest["name"] == "pdb78" and largest["files"]["4x4"][0] == page["files"]["4x4"][0]
-    assert largest["memory_bytes"] == (math.perm(16, 7) + math.perm(16, 8)) // 2 == 288_288_000
+    # a quarter of a byte an entry and a byte every 64 entries: 153 MB where half a byte an entry took 288 MB
+    assert largest["memory_bytes"] == sum(math.perm(16, k) * 17 // 64 for k in (7, 8)) == 153_153_000
 
 
 def test_the_dask_build_gives_the_same_bytes_as_one_machine():

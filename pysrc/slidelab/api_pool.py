@@ -71,11 +71,12 @@ def _subtree(request):
             or not all(0 <= i < len(search.frontier or ()) for i in indices)):
         raise BadRequest("'subtree' must be the index of a subtree of the split (or a list of them), "
                          "'bound' a whole number")
+    from .carriers import PageCarrier
     from .search.contour import INF
     from .search.parallel_idastar import search_subtrees
 
     found = yield from search_subtrees(search.puzzle, search.heuristic, search.frontier, indices, bound,
-                                       search.all_solutions)
+                                       search.all_solutions, PageCarrier.PROGRESS_S)
     return {"ok": True, "subtree": given, "sizes": list(found.sizes.values()),
             "solutions": [[move_record(m) for m in moves] for moves in found.solutions],
             "over": None if found.over == INF else found.over, "expanded": found.expanded,

@@ -254,7 +254,11 @@ class PageCarrier:
     its tables, and names it ready once it is: the task counts as tried); a task whose worker was taken away by a
     smaller pool is `lost` untried. This runtime is worker 0."""
 
-    ASK_EVERY_S = 0.25  # how long this runtime searches its own task between two questions (a question costs some ms)
+    ASK_EVERY_S = 0.04  # how long this runtime searches its own task between two questions (a question costs some ms)
+    # how often a task's search reports (the smallest slice here; a pool worker's report is when a stop reaches it):
+    # the searches split on the page take 0.1-1 s with the large tables, the default 0.1 s would keep a worker on a
+    # stopped search for a good part of that
+    PROGRESS_S = 0.02
 
     def __init__(self, puzzle, heuristic, frontier, all_solutions, request, read):
         self.search = (puzzle, heuristic, frontier, all_solutions)
@@ -307,7 +311,7 @@ class PageCarrier:
         if taken is not None:
             puzzle, heuristic, frontier, all_solutions = self.search
             self.local = taken, search_subtrees(puzzle, heuristic, frontier, taken.subtrees, taken.bound,
-                                                all_solutions)
+                                                all_solutions, self.PROGRESS_S)
         events: list = []
         for e in reply.get("events", []):
             task, worker = e["task"], e.get("worker")

@@ -154,7 +154,7 @@ def test_the_largest_tables_the_site_serves_and_the_device_holds_are_offered(bro
     sizes = index["files"]
     seven_eight = (sizes[LARGE_TABLES[0]] + sizes[EIGHT_TILES]) / 1e6
     seven_seven_one = sum(sizes[name] for name in LARGE_TABLES) / 1e6
-    for memory_gb in (8, 2):
+    for memory_gb in (8, 2, 1.5):
         context = browser.new_context(service_workers="block")  # the files.json changed here is not the build's
         context.add_init_script(  # a 2-core device with this much memory
             f"Object.defineProperty(Navigator.prototype, 'deviceMemory', {{ get: () => {memory_gb} }});"
@@ -173,17 +173,19 @@ def test_the_largest_tables_the_site_serves_and_the_device_holds_are_offered(bro
             expect(text).to_contain_text("HTTP 404")
             assert solve(page) == "45 moves (optimal)"  # on the standard tables, still in use
             expect(page.locator("#stats-panel")).to_contain_text("auto chose pattern databases")
-        else:  # a quarter of 2 GB holds one worker with the 7-7-1 tables (288 MB), not with the 7-8 ones (518 MB)
+        elif memory_gb == 2:  # a quarter of 2 GB holds one worker with the 7-8 tables (230 + 153 MB)
+            expect(line).to_have_attribute("data-offered", "pdb78")
+            expect(page.locator("#pool-size")).to_have_value("2")  # two workers of 230 MB fit in 500 MB
+        else:  # a quarter of 1.5 GB holds one worker with the 7-7-1 tables (261 MB), not with the 7-8 ones (383 MB)
             expect(line).to_have_attribute("data-offered", "pdb771")
-            expect(text).to_have_text("The 7-8 pattern databases need about 518 MB of memory a worker, more than this "
-                                      "device's 2 GB can spare. This board has larger tables, the 7-7-1 pattern "
+            expect(text).to_have_text("The 7-8 pattern databases need about 383 MB of memory a worker, more than this "
+                                      "device's 1.5 GB can spare. This board has larger tables, the 7-7-1 pattern "
                                       "databases: hard positions solve several times faster.")
             expect(page.locator("#large-tables-button")).to_have_text(f"Download ({seven_seven_one:.1f} MB)")
-            expect(page.locator("#pool-size")).to_have_value("2")  # two workers of 230 MB fit in 500 MB
             page.click("#large-tables-button")
             expect(line).to_have_attribute("data-state", "in-use", timeout=120_000)
             expect(page.locator("#pool-size")).to_have_value("1")
-            expect(page.locator("#pool-status")).to_contain_text("each needs about 288 MB")
+            expect(page.locator("#pool-status")).to_contain_text("each needs about 261 MB")
             assert solve(page) == "45 moves (optimal)"
             expect(page.locator("#stats-panel")).to_contain_text("auto chose 7-7-1 pattern databases")
         context.close()

@@ -69,13 +69,16 @@ class SearchResult:
 
 class Limits:
     """Node, time and memory limits; `check` raises SearchLimit when one is exceeded, `check_stored` TooLarge.
-    The time limit counts from `started` (default: now)."""
+    The time limit counts from `started` (default: now). `progress_s`: how often the search reports its progress
+    (default PROGRESS_INTERVAL; a pool task of the page's reports more often, so that a stop reaches it sooner:
+    carriers.PageCarrier)."""
 
-    def __init__(self, max_nodes=None, max_seconds=None, started=None, max_stored=MAX_STORED):
+    def __init__(self, max_nodes=None, max_seconds=None, started=None, max_stored=MAX_STORED, progress_s=None):
         self.max_nodes = max_nodes
         self.max_seconds = max_seconds
         self.started = time.perf_counter() if started is None else started
         self.max_stored = max_stored
+        self.progress_s = progress_s
 
     def check(self, nodes: int, now: float) -> None:
         if self.max_nodes is not None and nodes > self.max_nodes:
@@ -101,7 +104,8 @@ class Meter:
         self.limits = limits
         self.stats = Stats() if stats is None else stats
         self.started = time.perf_counter()
-        self.next_report = self.started + PROGRESS_INTERVAL
+        self.interval = PROGRESS_INTERVAL if limits.progress_s is None else limits.progress_s
+        self.next_report = self.started + self.interval
 
     def due(self, nodes, stored=None) -> bool:
         """Check the limits (`nodes` against the node limit, `stored` against the memory cap); True when a progress
@@ -119,7 +123,7 @@ class Meter:
         if (bound is None) == (depth is None):
             raise ValueError("a progress event has a bound or a depth")
         now = time.perf_counter()
-        self.next_report = now + PROGRESS_INTERVAL
+        self.next_report = now + self.interval
         elapsed = now - self.started
         expanded, generated = (self.stats.expanded, self.stats.generated) if nodes is None else nodes
         event = {"type": "progress", "expanded": expanded, "generated": generated, "stored": stored}

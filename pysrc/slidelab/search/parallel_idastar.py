@@ -144,17 +144,18 @@ def iterations(puzzle, heuristic, frontier, stats, from_bound=0, sizes=None):
             raise Unsolvable(NO_PATH)
 
 
-def search_subtrees(puzzle, heuristic, frontier, indices, bound, all_solutions):
+def search_subtrees(puzzle, heuristic, frontier, indices, bound, all_solutions, progress_s=None):
     """Search generator: the subtrees `indices` of the frontier in turn with `bound`, each with the serial search's
     kernel (idastar with `came_by`, the positions it came by, and `one_contour`, the bound - g of the one contour it
-    searches); stops at the first solution unless all are asked for. Returns their Searched."""
+    searches), reporting progress every `progress_s` (Limits); stops at the first solution unless all are asked
+    for. Returns their Searched."""
     from .idastar import idastar
 
     sizes, solutions, over, expanded, generated = {}, [], INF, 0, 0
     for index in indices:
         g, state, came_by, prefix = frontier[index]
-        result = yield from idastar(with_start(puzzle, state), heuristic, Limits(), all_solutions, came_by=came_by,
-                                    one_contour=bound - g)
+        result = yield from idastar(with_start(puzzle, state), heuristic, Limits(progress_s=progress_s), all_solutions,
+                                    came_by=came_by, one_contour=bound - g)
         found = result.solutions or ([result.moves] if result.moves is not None else [])
         solutions += [prefix + moves for moves in found]
         over = min(over, g + result.extra["over"])

@@ -17,10 +17,10 @@ progress between two such subtrees, and which tries the children in order of the
 that only matters in the last iteration, which stops at the first solution (a typical 15-puzzle position needs 5-15%
 fewer positions; docs/benchmarks.md). Table entries have the parity of the Manhattan distance, so a move changes h by
 an odd amount and every f has the bound's parity: the next contour is the bound + 2 (+ 1 for a puzzle that does not
-know its solution parity). Ranked tables held packed (files.PackedTable, the browser's way: half a byte an entry,
-each the halved excess over the group's Manhattan distance) have their own recursive search, which adds the moved
-tile's Manhattan change and keeps each group's current entry beside its index: 1.3 times the work a position, for
-half the memory. Tested against the generic IDA*.
+know its solution parity). Ranked tables held packed (files.PackedTable, the browser's way: about a quarter of a
+byte an entry, each the halved excess over the group's Manhattan distance, read as its block's base and 2 bits) have
+their own recursive search, which adds the moved tile's Manhattan change and keeps each group's current entry beside
+its index: 1.2-1.5 times the work a position, for a quarter of the memory. Tested against the generic IDA*.
 """
 
 from __future__ import annotations
@@ -296,23 +296,24 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
             return False
 
         ex0, ex1 = exs
+        bs0, bs1 = ([tab.bases for tab in o.tables] if o.packed else [] for o in lookups)
 
         def search_packed(b, mv, h0, h1, lim):
-            """search_ranked for packed tables (files.PackedTable): an entry is a nibble, the halved excess over
-            the group's Manhattan distance, whose change the move's entry carries; each group's current entry is
-            kept (ex0, ex1) beside its index."""
+            """search_ranked for packed tables (files.PackedTable): an entry, the halved excess over the group's
+            Manhattan distance (whose change the move's entry carries), is its block's base (bs0, bs1) and 2 bits;
+            each group's current entry is kept (ex0, ex1) beside its index."""
             nonlocal nodes
             for nb, nxt, count, k0, k1 in mv:
                 t = board[nb]
                 d, g0, tab, cv, c1, c2, c3, dm = k0[t]
                 x0 = ix0[g0] + d + cv[board[c1]] + cv[board[c2]] + cv[board[c3]]
-                e0 = tab[x0 >> 1] >> (x0 << 2 & 4) & 15
+                e0 = bs0[g0][x0 >> 6] + (tab[x0 >> 2] >> (x0 << 1 & 6) & 3)
                 n0 = h0 + dm + (e0 - ex0[g0]) * 2
                 if n0 > lim:
                     continue
                 d, g1, tab, cv, c1, c2, c3, dm = k1[t]
                 x1 = ix1[g1] + d + cv[board[c1]] + cv[board[c2]] + cv[board[c3]]
-                e1 = tab[x1 >> 1] >> (x1 << 2 & 4) & 15
+                e1 = bs1[g1][x1 >> 6] + (tab[x1 >> 2] >> (x1 << 1 & 6) & 3)
                 n1 = h1 + dm + (e1 - ex1[g1]) * 2
                 if n1 > lim:
                     continue

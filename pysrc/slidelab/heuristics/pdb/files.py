@@ -19,9 +19,10 @@ magic, `SLPDB3\n`, and the same header with "index": "ranked": the halved excess
 before zlib: 6.9 MB for the 7-tile table of the 15-puzzle. Reading and writing them is pure Python (the Manhattan
 distances by rank come from placement_index.manhattan_by_rank, or numpy where it is installed; a file is decoded one
 block of them at a time, so a browser worker's memory peaks at little more than the table); building them needs
-numpy. The map file holds the decoded bytes as for every table. The browser does not decode them at all: it holds
-the body itself (`PackedTable`, half a byte an entry), which the search reads with each group's Manhattan distance
-added back; a file is read from the page a CHUNK at a time. A file of the other format, or damaged, is refused with
+numpy. The map file holds the decoded bytes as for every table. The browser does not decode them: it packs the
+body as it inflates it (`PackedTable`, about a quarter of a byte an entry: a base a block of 64 entries and 2 bits
+an entry over it), which the search reads with each group's Manhattan distance added back; a file is read from the
+page a CHUNK at a time. A file of the other format, or damaged, is refused with
 the reason.
 
 Beside each file the CLI also keeps the decoded table (`.map`: the magic `SLPDBMAP1\n`, the entries and the crc32 of
@@ -51,7 +52,16 @@ except ImportError:  # a runtime without it (the browser's): tables are decoded 
 from ...errors import MissingData
 from ...extras import installed, require
 from .builder import QUICK_BUILD_PATTERNS, build
-from .frames import MAX_CELLS, MAX_RANKED_CELLS, group_manhattan, is_ranked, parse_table_name, placements, table_name
+from .frames import (
+    MAX_CELLS,
+    MAX_RANKED_CELLS,
+    PACKED_BLOCK,
+    group_manhattan,
+    is_ranked,
+    parse_table_name,
+    placements,
+    table_name,
+)
 from .placement_index import manhattan_blocks, manhattan_by_rank
 
 MAGIC = b"SLPDB2\n"
@@ -69,14 +79,55 @@ _TABLES: dict[str, bytes | bytearray] = {}  # loaded or built tables by file nam
 _DAMAGED: dict[str, str] = {}  # cache files found damaged (and not replaced from the package): name -> the problem
 
 
+BLOCK_BYTES = PACKED_BLOCK // 2  # the bytes of a file's body that a packed table's block comes from
+
+
 class PackedTable(bytearray):
-    """A ranked table held as its file keeps it: per entry its halved excess over the group's Manhattan distance, 4
-    bits, two entries a byte (the even rank in the low bits). Half the memory of the decoded table and nothing to
-    decode; the search adds the Manhattan distance back from the tiles' moves (search/pdb_idastar.py)."""
+    """A ranked table held in about a quarter of a byte an entry: the entries' halved excesses over the group's
+    Manhattan distance, as the file gives them, each read as the least of its block of PACKED_BLOCK entries (`bases`,
+    a byte a block) plus 2 bits (four entries a byte, the first rank in the low bits) of what it exceeds that by, at
+    most 3. An entry that exceeds its block's least by more comes back smaller: still a lower bound (on the
+    15-puzzle's 7-8 tables, 0.35% of the 8-tile table's entries; 0.3% more positions searched, docs/benchmarks.md).
+    The search adds the Manhattan distance back from the tiles' moves (search/pdb_idastar.py)."""
+
+    def __init__(self, entries):
+        super().__init__((entries + 3) // 4)
+        self.entries = entries
+        self.bases = bytearray((entries + PACKED_BLOCK - 1) // PACKED_BLOCK)
 
     def entry(self, rank) -> int:
-        """The halved excess at `rank`."""
-        return self[rank >> 1] >> (rank << 2 & 4) & 15
+        """The halved excess at `rank` (at most the file's). PACKED_BLOCK is 64: the base's index is rank >> 6."""
+        return self.bases[rank >> 6] + (self[rank >> 2] >> (rank << 1 & 6) & 3)
+
+    def fill(self, start, piece) -> None:
+        """Take `piece`, the file body's bytes (two 4-bit entries each) from byte `start` (a multiple of
+        BLOCK_BYTES) on, a whole number of blocks but at the body's end. Big-integer arithmetic on a lane of every
+        block at a time (the blocks' k-th bytes): no Python loop over the entries, so the browser packs a 7-8 set as
+        it inflates it."""
+        piece = bytes(piece)
+        if self.entries & 1 and start + len(piece) > self.entries // 2:  # the body's last nibble is no entry
+            piece = piece[:-1] + bytes([piece[-1] | 0xF0])
+        piece += b"\xff" * (-len(piece) % BLOCK_BYTES)  # padding never lowers a block's least
+        blocks = len(piece) // BLOCK_BYTES
+        lanes = [piece[k::BLOCK_BYTES] for k in range(BLOCK_BYTES)]
+        least = lanes[0].translate(_LEAST)
+        for lane in lanes[1:]:  # the nibbles of two bytes side by side: no carries
+            least = ((int.from_bytes(least, "little") << 4) + int.from_bytes(lane.translate(_LEAST), "little")
+                     ).to_bytes(blocks, "little").translate(_LEAST)
+        first = start // BLOCK_BYTES
+        self.bases[first:first + blocks] = least[:len(self.bases) - first]
+        both = int.from_bytes(least, "little") * 17  # the least under both nibbles of every byte
+        codes = [(int.from_bytes(lane, "little") - both).to_bytes(blocks, "little").translate(_TWO_CODES)
+                 for lane in lanes]  # every nibble is at least its block's least: no borrows
+        at = start // 2
+        for k in range(0, BLOCK_BYTES, 2):
+            where = range(at + k // 2, min(at + blocks * BLOCK_BYTES // 2, len(self)), BLOCK_BYTES // 2)
+            pair = int.from_bytes(codes[k], "little") + (int.from_bytes(codes[k + 1], "little") << 4)
+            self[where.start:where.stop:where.step] = pair.to_bytes(blocks, "little")[:len(where)]
+
+
+_LEAST = bytes(min(v & 15, v >> 4) for v in range(256))
+_TWO_CODES = bytes(min(v & 15, 3) | min(v >> 4, 3) << 2 for v in range(256))
 
 
 HOLD_PACKED = sys.platform == "emscripten"  # the browser holds the ranked tables it is given packed
@@ -163,12 +214,13 @@ def _ranked_body(inflater, header, rows, cols, cells, length, packed) -> bytearr
         raise ValueError("it is too short for its table (cut short)")
     cut = "its table has the wrong size (the file is damaged or cut short)"
     if packed:
-        held = PackedTable((size + 1) // 2)
-        for at in range(0, len(held), CHUNK):
-            piece = inflater.take(min(CHUNK, len(held) - at))
-            if len(piece) != min(CHUNK, len(held) - at):
+        held, body = PackedTable(size), (size + 1) // 2
+        step = max(BLOCK_BYTES, CHUNK - CHUNK % BLOCK_BYTES)  # whole blocks at a time
+        for at in range(0, body, step):
+            piece = inflater.take(min(step, body - at))
+            if len(piece) != min(step, body - at):
                 raise ValueError(cut)
-            held[at:at + len(piece)] = piece
+            held.fill(at, piece)
         return held
     table = bytearray(size)
     packed_bytes, first = b"", 0  # packed bytes not yet used up, from entry `first` (even) on

@@ -132,16 +132,25 @@ def is_ranked(name) -> bool:
     return name.endswith(RANKED_SUFFIX)
 
 
+PACKED_BLOCK = 64  # entries of a table held packed that share one base (files.PackedTable)
+
+
+def packed_bytes(entries) -> int:
+    """The memory of a ranked table of `entries` held packed (files.PackedTable, as the browser holds it): 2 bits an
+    entry and a byte a PACKED_BLOCK."""
+    return (entries + 3) // 4 + (entries + PACKED_BLOCK - 1) // PACKED_BLOCK
+
+
 def cost(rows, cols, cells, ranked) -> dict:
-    """What a table costs: its entries (one byte each in memory), and for a ranked one its memory held packed (half a
-    byte an entry: files.PackedTable, as the browser holds it), the file's size and the
+    """What a table costs: its entries (one byte each in memory), and for a ranked one its memory held packed
+    (packed_bytes: about a quarter of a byte an entry), the file's size and the
     build's time on one core, both estimated from measurements, and the build's memory (its record holds a byte per
     entry for each cell the blank may be on, the table one more: 4.7 GB measured for 8 tiles of the 15-puzzle)."""
     n, k = rows * cols, len(cells)
     if not ranked:
         return {"entries": n ** k, "memory_bytes": n ** k}
     entries = placements(n, k)
-    return {"entries": entries, "memory_bytes": entries, "packed_bytes": (entries + 1) // 2,
+    return {"entries": entries, "memory_bytes": entries, "packed_bytes": packed_bytes(entries),
             "file_bytes": round(entries * RANKED_FILE_BYTES.get((rows, cols), RANKED_FILE_BYTES[4, 4])),
             "build_s": round(entries * RANKED_BUILD_S), "build_memory_bytes": entries * (n - k + 1)}
 
