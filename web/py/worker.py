@@ -134,8 +134,15 @@ class _PageFile:
 
 
 def install_pattern_database(data):
-    # the page fetches the file and passes its bytes
-    return _js(api.install_pattern_database(_PageFile(data) if hasattr(data, "subarray") else _py(data)))
+    # the page fetches the file and passes its bytes (a copy, this worker's own), which are let go once read: the
+    # message that brought them keeps them otherwise (92 MB of a worker holding the 7-8 tables)
+    if not hasattr(data, "subarray"):
+        return _js(api.install_pattern_database(_py(data)))
+    try:
+        return _js(api.install_pattern_database(_PageFile(data)))
+    finally:
+        if hasattr(data.buffer, "transfer"):
+            data.buffer.transfer(0)  # the buffer is detached: its bytes are freed with the copy
 
 
 def exercise(name, request):
