@@ -353,6 +353,26 @@ def test_bad_split_requests_are_refused(request_, message):
     assert answer["error"]["code"] == "invalid" and message in answer["error"]["message"]
 
 
+def test_a_subtree_request_reports_as_often_as_it_is_asked():
+    """The page's pool workers report every PageCarrier.PROGRESS_S (a stop reaches them when they report); a batch's
+    keep the default interval."""
+    from slidelab.api_pool import split_of
+    from slidelab.search.control import CHECK_EVERY
+
+    request = {"board": "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3", "goal": "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15",
+               "heuristic": "manhattan", "split_for": 1}  # Korf's #1: 57 moves
+    everything = dict(request, subtree=list(range(len(split_of(request).frontier))), bound=47)  # no solution
+    for progress_s, least, most in ((0, 3, None), (3600, 0, 0)):
+        steps, reports = api.subtree_steps(everything, progress_s), 0
+        try:
+            while True:
+                reports += next(steps)["type"] == "progress"
+        except StopIteration as stop:
+            answer = stop.value
+        assert answer["ok"] and answer["solutions"] == [] and answer["expanded"] > 2 * CHECK_EVERY
+        assert reports >= least and (most is None or reports <= most)
+
+
 def test_bad_subtree_requests_and_answers_are_refused():
     from slidelab.api_pool import searched_of
     from slidelab.errors import BadRequest

@@ -53,16 +53,16 @@ def searched_of(answer, subtrees: int):
     return Searched(dict(zip(indices, sizes, strict=False)), solutions, over, *numbers[:2])
 
 
-def subtree_steps(request: dict):
-    """Generator (progress, then the answer): a pool request with "subtree" (the index of a subtree, or a list of
-    them, searched in turn: small subtrees travel together) and "bound" -> {"ok", "subtree", "sizes": [the nodes
-    each subtree expanded], "solutions": [[moves from the start], ...] (empty: none within the bound; a group stops
-    at the first unless all solutions are asked for), "over": the least f over the bound (null: nothing was cut off),
-    "expanded", "generated"}."""
-    return (yield from guarded(_subtree(request)))
+def subtree_steps(request: dict, progress_s=None):
+    """Generator (progress, every `progress_s` (Limits), then the answer): a pool request with "subtree" (the index of
+    a subtree, or a list of them, searched in turn: small subtrees travel together) and "bound" -> {"ok", "subtree",
+    "sizes": [the nodes each subtree expanded], "solutions": [[moves from the start], ...] (empty: none within the
+    bound; a group stops at the first unless all solutions are asked for), "over": the least f over the bound (null:
+    nothing was cut off), "expanded", "generated"}."""
+    return (yield from guarded(_subtree(request, progress_s)))
 
 
-def _subtree(request):
+def _subtree(request, progress_s):
     search = split_of(request)
     given, bound = request.get("subtree"), request.get("bound")
     indices = given if isinstance(given, list) else [given]
@@ -71,12 +71,11 @@ def _subtree(request):
             or not all(0 <= i < len(search.frontier or ()) for i in indices)):
         raise BadRequest("'subtree' must be the index of a subtree of the split (or a list of them), "
                          "'bound' a whole number")
-    from .carriers import PageCarrier
     from .search.contour import INF
     from .search.parallel_idastar import search_subtrees
 
     found = yield from search_subtrees(search.puzzle, search.heuristic, search.frontier, indices, bound,
-                                       search.all_solutions, PageCarrier.PROGRESS_S)
+                                       search.all_solutions, progress_s)
     return {"ok": True, "subtree": given, "sizes": list(found.sizes.values()),
             "solutions": [[move_record(m) for m in moves] for moves in found.solutions],
             "over": None if found.over == INF else found.over, "expanded": found.expanded,

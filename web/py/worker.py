@@ -94,9 +94,12 @@ async def trace(request):
     return json.dumps(await _drive(api.trace_steps(_py(request))), separators=(",", ":"))
 
 
-# a pool worker of the page's split search (web/js/pool.js): the subtrees the page's solver hands it
+# a pool worker of the page's split search (web/js/pool.js): the subtrees the page's solver hands it, reporting as
+# often as the page's solver does (a stop reaches this worker when it reports)
 async def subtree(request):
-    return _js(await _drive(api.subtree_steps(_py(request))))
+    from slidelab.carriers import PageCarrier
+
+    return _js(await _drive(api.subtree_steps(_py(request), PageCarrier.PROGRESS_S)))
 
 
 async def check_heuristic(request):

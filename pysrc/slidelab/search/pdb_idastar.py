@@ -300,8 +300,9 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
 
         def search_packed(b, mv, h0, h1, lim):
             """search_ranked for packed tables (files.PackedTable): an entry, the halved excess over the group's
-            Manhattan distance (whose change the move's entry carries), is its block's base (bs0, bs1) and 2 bits;
-            each group's current entry is kept (ex0, ex1) beside its index."""
+            Manhattan distance (whose change the move's entry carries), is its block's base (bs0, bs1; the block:
+            rank >> frames.PACKED_SHIFT, 6) and 2 bits; each group's current entry is kept (ex0, ex1) beside its
+            index."""
             nonlocal nodes
             for nb, nxt, count, k0, k1 in mv:
                 t = board[nb]

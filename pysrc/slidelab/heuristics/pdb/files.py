@@ -56,6 +56,7 @@ from .frames import (
     MAX_CELLS,
     MAX_RANKED_CELLS,
     PACKED_BLOCK,
+    PACKED_SHIFT,
     group_manhattan,
     is_ranked,
     parse_table_name,
@@ -96,8 +97,8 @@ class PackedTable(bytearray):
         self.bases = bytearray((entries + PACKED_BLOCK - 1) // PACKED_BLOCK)
 
     def entry(self, rank) -> int:
-        """The halved excess at `rank` (at most the file's). PACKED_BLOCK is 64: the base's index is rank >> 6."""
-        return self.bases[rank >> 6] + (self[rank >> 2] >> (rank << 1 & 6) & 3)
+        """The halved excess at `rank` (at most the file's)."""
+        return self.bases[rank >> PACKED_SHIFT] + (self[rank >> 2] >> (rank << 1 & 6) & 3)
 
     def fill(self, start, piece) -> None:
         """Take `piece`, the file body's bytes (two 4-bit entries each) from byte `start` (a multiple of

@@ -132,7 +132,8 @@ def is_ranked(name) -> bool:
     return name.endswith(RANKED_SUFFIX)
 
 
-PACKED_BLOCK = 64  # entries of a table held packed that share one base (files.PackedTable)
+PACKED_SHIFT = 6  # a table held packed (files.PackedTable) keeps one base for the ranks r with the same r >> 6
+PACKED_BLOCK = 1 << PACKED_SHIFT  # (the packed kernel, search/pdb_idastar.py, writes the 6 out: a hot loop)
 
 
 def packed_bytes(entries) -> int:
