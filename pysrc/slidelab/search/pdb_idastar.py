@@ -170,16 +170,14 @@ def h_change(entry, board, ix):
     return tab[i + d] - tab[i]
 
 
-def _cached_move_tables(puzzle, lookups, duplicates):
-    """`_move_tables`, kept for the next search with the same board shape and lookups (building them takes 10-30 ms,
-    a tenth of a typical 15-puzzle search). The key holds the lookups' contents, the tables by identity; the last
-    few are kept."""
-    key = (puzzle.rows, puzzle.cols, tuple(duplicates.items()),
-           tuple((tuple(o.group_of), tuple(map(tuple, o.contribution)), tuple(map(id, o.tables)),
-                  tuple(o.frame or ()), tuple((g, tuple(ts)) for g, ts in o.ranked_tiles.items())) for o in lookups))
+def _cached_move_tables(puzzle, lookups, prune: bool):
+    """`_move_tables` (skipping the duplicate walks when `prune`), kept for the next search with the same board shape
+    and lookups (building them takes 10-30 ms, a tenth of a typical 15-puzzle search). The key holds the lookups'
+    contents, the tables by identity; the last few are kept."""
+    key = (puzzle.rows, puzzle.cols, prune, tuple(o.key for o in lookups))
     roots = _MOVE_TABLES.pop(key, None)
     if roots is None:
-        roots = _move_tables(puzzle.rows, puzzle.cols, lookups, duplicates)
+        roots = _move_tables(puzzle.rows, puzzle.cols, lookups, DUPLICATES if prune else {})
         while len(_MOVE_TABLES) >= 4:
             del _MOVE_TABLES[next(iter(_MOVE_TABLES))]
     _MOVE_TABLES[key] = roots  # the most recently used last
@@ -202,7 +200,8 @@ def _root_after(tables, blanks):
 def search_order(puzzle, heuristic, frontier):
     """idastar.search_order for this kernel: where the bound leaves a position room (bound - g - h > RECURSE_SLACK,
     down from the root while it does), `contour` ranks its children by the sum of their lookups, ties in move order;
-    below, the recursive search takes them in move order. The subtrees are sorted by those ranks along their paths."""
+    below, the recursive search takes them in move order. The subtrees are sorted by those ranks along their paths.
+    Positions are looked up only where a rank needs them (near the root: a split is made while the search waits)."""
     orients = heuristic.orientations
     lookups = orients * 2 if len(orients) == 1 else orients
     values: dict = {}  # position -> its lookups' values (the frontier's paths share their first positions)
@@ -212,19 +211,19 @@ def search_order(puzzle, heuristic, frontier):
             values[position] = [o.value(position) for o in lookups]
         return values[position]
 
-    paths = []  # per subtree, per step from the start: (the parent's h, the child's sum of lookups, the move's order)
+    paths = []  # per subtree, per step from the start: (parent, child, the move's order)
     for _, state, came_by, _ in frontier:
-        steps, positions = [], [*came_by, state]
-        for parent, child in zip(positions, positions[1:], strict=False):
-            order = puzzle.neighbours[parent.index(0)].index(child.index(0))
-            steps.append((max(looked_up(parent)), sum(looked_up(child)), order))
-        paths.append(steps)
+        positions = [*came_by, state]
+        paths.append([(parent, child, puzzle.neighbours[parent.index(0)].index(child.index(0)))
+                      for parent, child in zip(positions, positions[1:], strict=False)])
 
     def key(index, bound):
-        ranks, ranked = [], True
-        for g, (parent_h, child_sum, order) in enumerate(paths[index]):
-            ranked = ranked and bound - g - parent_h > RECURSE_SLACK
-            ranks.append((child_sum if ranked else 0, order))
+        ranks: list = []
+        steps = paths[index]
+        for g, (parent, child, order) in enumerate(steps):
+            if bound - g - max(looked_up(parent)) <= RECURSE_SLACK:  # from here down, children in move order
+                return ranks + [(0, order) for _, _, order in steps[g:]]
+            ranks.append((sum(looked_up(child)), order))
         return ranks
 
     return lambda todo, bound: sorted(todo, key=lambda index: key(index, bound))
@@ -242,8 +241,8 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
     lookups = orients * 2 if len(orients) == 1 else orients  # one orientation is simply looked up twice
     board = list(puzzle.start)
     b0 = board.index(0)
-    pruned = {} if all_solutions or puzzle.size < DUPLICATES_FROM else DUPLICATES
-    root = _root_after(_cached_move_tables(puzzle, lookups, pruned), [p.index(0) for p in came_by] + [b0])
+    prune = not all_solutions and puzzle.size >= DUPLICATES_FROM
+    root = _root_after(_cached_move_tables(puzzle, lookups, prune), [p.index(0) for p in came_by] + [b0])
     ixs = [o.indices(board) for o in lookups]  # per lookup, its groups' table indices
     # per lookup, its groups' entries at those indices where the tables are packed (the packed kernel keeps them)
     exs = [[tab.entry(i) for tab, i in zip(o.tables, ix, strict=True)] if o.packed else [] for o, ix in

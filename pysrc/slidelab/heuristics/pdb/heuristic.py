@@ -12,6 +12,8 @@ fourth, "pdb6666", is the 24-puzzle's, ranked too.
 
 from __future__ import annotations
 
+import functools
+
 from ...errors import BadRequest, MissingData
 from .files import PackedTable, damaged, is_ready, load
 from .frames import (
@@ -45,6 +47,17 @@ class Orientation:
         self.packed = all(isinstance(table, PackedTable) for table in tables)
         if not self.packed and any(isinstance(table, PackedTable) for table in tables):
             raise ValueError("a lookup's tables are all packed or none")
+        self.direct = len(self.ranked_tiles) < len(tables)  # some group is indexed directly
+        # distances[tile][cell]: a grouped tile's Manhattan distance from home there, which packed entries count over
+        self.distances = [[self.distance(t, p) if g >= 0 else 0 for p in range(len(group_of))]
+                          for t, g in enumerate(group_of)] if self.packed else []
+
+    @functools.cached_property
+    def key(self) -> str:
+        """What the kernel's move tables are built from: its contents, the tables by identity (a lookup is not
+        changed once made); a string, whose hash Python keeps."""
+        return repr((self.group_of, self.contribution, [id(table) for table in self.tables], self.frame,
+                     self.ranked_tiles))
 
     def distance(self, tile, cell) -> int:
         """The Manhattan distance of a ranked group's tile on a board cell from its home (in the frame)."""
@@ -53,19 +66,23 @@ class Orientation:
 
     def indices(self, state):
         idx = [0] * len(self.tables)
-        for p, t in enumerate(state):
-            g = self.group_of[t]
-            if g >= 0 and g not in self.ranked_tiles:
-                idx[g] += self.contribution[t][p]
+        if self.direct:
+            for p, t in enumerate(state):
+                g = self.group_of[t]
+                if g >= 0 and g not in self.ranked_tiles:
+                    idx[g] += self.contribution[t][p]
         if self.ranked_tiles:
-            where = {t: self.frame[p] for p, t in enumerate(state)}
+            where, frame = [0] * len(state), self.frame
+            for p, t in enumerate(state):
+                where[t] = frame[p]
             for g, tiles in self.ranked_tiles.items():
                 idx[g] = rank_of(len(state), [where[t] for t in tiles])
         return idx
 
     def value(self, state) -> int:
         if self.packed:
-            return (sum(self.distance(t, p) for p, t in enumerate(state) if self.group_of[t] >= 0)
+            distances = self.distances
+            return (sum(distances[t][p] for p, t in enumerate(state))
                     + 2 * sum(table.entry(i) for table, i in zip(self.tables, self.indices(state), strict=True)))
         return sum(table[i] for table, i in zip(self.tables, self.indices(state), strict=True))
 

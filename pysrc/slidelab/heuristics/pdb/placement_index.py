@@ -28,9 +28,10 @@ from ...puzzles.sliding import neighbours
 FULL_MASKS_UP_TO = 16  # boards of up to this many cells keep their tables over every set of cells (2**16 rows)
 
 
-def weights(n, k):
+@functools.cache
+def weights(n, k) -> tuple[int, ...]:
     """The place value of each digit of a rank: W_i = (n-i-1)!/(n-k)!."""
-    return [math.perm(n - i - 1, k - i - 1) for i in range(k)]
+    return tuple(math.perm(n - i - 1, k - i - 1) for i in range(k))
 
 
 def rank_of(n, cells) -> int:
