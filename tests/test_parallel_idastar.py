@@ -406,10 +406,29 @@ def test_groups_join_small_neighbours_and_leave_every_worker_two_tasks():
     from slidelab.search.parallel_idastar import GROUP_NODES, Round, groups
 
     small, big = GROUP_NODES // 4, GROUP_NODES
-    round_ = Round(40, list(range(8)), [small, small, small, big, small, small, 0, 0])
+    round_ = Round(40, list(range(8)), [small, small, small, big, small, small, 1, 1])
     assert groups(round_, 1) == [[0, 1, 2], [3], [4, 5, 6, 7]]
     assert groups(round_, 2) == [[0, 1], [2], [3], [4, 5], [6, 7]]  # at most 8 / (2 x 2) subtrees a task
     assert groups(Round(40, [5], [0]), 4) == [[5]]
+    # a subtree of unknown size (0) goes alone, whatever its neighbours
+    assert groups(Round(40, list(range(6)), [1, 1, 0, 1, 0, 0]), 1) == [[0, 1], [2], [3], [4], [5]]
+
+
+def test_a_first_round_tells_which_subtrees_are_a_handful_of_nodes():
+    """Before a subtree is searched its size is unknown (0), but for one whose root's f is the bound: 1 (its root,
+    and children cut but those that keep f), so that such subtrees travel together."""
+    from slidelab.heuristics import get_heuristic
+    from slidelab.search.control import Stats
+    from slidelab.search.parallel_idastar import iterations
+
+    puzzle = SlidingPuzzle(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1), (1, 2, 3, 4, 5, 6, 7, 8, 0))
+    heuristic = get_heuristic("manhattan", puzzle)
+    _, frontier, _, _ = split(puzzle, 16)
+    f_of = {i: g + heuristic(state) for i, (g, state, _, _) in enumerate(frontier)}
+    first = next(iterations(puzzle, heuristic, frontier, Stats(), from_bound=max(f_of.values())))
+    assert first.bound == max(f_of.values()) and len(first.todo) == len(frontier)
+    assert first.sizes == [int(f_of[i] == first.bound) for i in first.todo]
+    assert 0 in first.sizes and 1 in first.sizes  # both kinds occur here
 
 
 def test_the_engine_says_which_searches_a_pool_splits():
@@ -440,3 +459,19 @@ def test_a_search_begins_in_one_runtime_and_is_split_once_its_next_iteration_is_
     assert requests.parse_solve({"board": KORF_79, "engine": "page", "workers": 2}).parallel.after_s == 0.05
     assert requests.parse_solve({"board": KORF_79, "workers": 2}).parallel.after_s == 0  # --workers: at once
     assert api.solve(dict(request, workers=2, split_after_s=-1))["error"]["message"].startswith("'split_after_s'")
+
+
+def test_warm_prepares_the_kernel_for_a_split_search_before_it_starts():
+    """api.warm, which the page's pool asks of an extra worker while the search begins alone: the pattern-database
+    kernel's move tables for the request's goal are built then, not in the first subtree; a request that is not split
+    is left alone, and one that cannot be searched says why."""
+    from slidelab.search import pdb_idastar
+
+    pdb_idastar._MOVE_TABLES.clear()
+    request = {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "pdb"}
+    assert api.warm(request) == {"ok": True, "warmed": True}
+    assert len(pdb_idastar._MOVE_TABLES) == 1
+    assert api.warm(request) == {"ok": True, "warmed": True} and len(pdb_idastar._MOVE_TABLES) == 1  # kept
+    assert api.warm(dict(request, algorithm="astar")) == {"ok": True, "warmed": False}
+    assert api.warm(dict(request, max_nodes=10)) == {"ok": True, "warmed": False}
+    assert api.warm({"board": "1 2 3/4 5 6/7 8 8"})["error"]["code"] == "invalid"

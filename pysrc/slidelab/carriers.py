@@ -254,7 +254,7 @@ class PageCarrier:
     its tables, and names it ready once it is: the task counts as tried); a task whose worker was taken away by a
     smaller pool is `lost` untried. This runtime is worker 0."""
 
-    ASK_EVERY_S = 0.04  # how long this runtime searches its own task between two questions (a question costs some ms)
+    ASK_EVERY_S = 0.01  # how long this runtime searches its own task between two questions (a question costs some ms)
     # how often a task's search reports (the smallest slice here; a pool worker's report is when a stop reaches it):
     # the searches split on the page take 0.1-1 s with the large tables, the default 0.1 s would keep a worker on a
     # stopped search for a good part of that
@@ -276,8 +276,10 @@ class PageCarrier:
     def start(self, task: Task) -> None:
         self.outbox.append(task)
 
-    def poll(self, timeout: float) -> Ask:
+    def poll(self, timeout: float) -> Ask | list:
         events = [] if self.local is None else self._step(*self.local)
+        if not self.search[3] and any(isinstance(e, Done) and e.searched.solutions for e in events):
+            return events  # this runtime found a solution: the search ends, and the page stops the others' tasks
         take = self.local is None
         question: dict = {"start": [dict(t._asdict(), subtrees=list(t.subtrees)) for t in self.outbox],
                           "take": take,
@@ -311,7 +313,7 @@ class PageCarrier:
         if taken is not None:
             puzzle, heuristic, frontier, all_solutions = self.search
             self.local = taken, search_subtrees(puzzle, heuristic, frontier, taken.subtrees, taken.bound,
-                                                all_solutions, self.PROGRESS_S)
+                                                all_solutions, self.ASK_EVERY_S)
         events: list = []
         for e in reply.get("events", []):
             task, worker = e["task"], e.get("worker")

@@ -67,8 +67,8 @@ def split(puzzle, wanted, distinct=True):
 
 class Round(NamedTuple):
     """One iteration's work, as the driver asks for it: search the subtrees `todo` (indices into the frontier, in
-    the order the serial search meets them; `sizes`: their nodes in the last iteration they were searched, for
-    grouping small ones) with `bound`."""
+    the order the serial search meets them; `sizes`: their nodes in the last iteration they were searched, or an
+    estimate, 0 when unknown, for grouping small ones) with `bound`."""
 
     bound: int
     todo: list
@@ -90,12 +90,13 @@ class Searched(NamedTuple):
 def groups(round_: Round, workers: int) -> list:
     """The round's subtrees as tasks, in order: each a run of neighbours that took under GROUP_NODES nodes together in
     the last iteration (a request to a worker costs more than a small subtree's search), at most a 1/(2 workers)
-    share of the round, so that every worker still gets two tasks or more."""
+    share of the round, so that every worker still gets two tasks or more. A subtree of unknown size (0) goes alone:
+    a run of them could hold most of the round."""
     cap = max(1, -(-len(round_.todo) // (2 * workers)))
     tasks: list = []
     nodes = 0
     for index, size in zip(round_.todo, round_.sizes, strict=True):
-        if tasks and len(tasks[-1]) < cap and nodes + size < GROUP_NODES:
+        if tasks and len(tasks[-1]) < cap and nodes and size and nodes + size < GROUP_NODES:
             tasks[-1].append(index)
             nodes += size
         else:
@@ -125,7 +126,10 @@ def iterations(puzzle, heuristic, frontier, stats, from_bound=0, sizes=None):
     while True:
         todo = order([i for i, f in enumerate(f_of) if f <= bound], bound)
         over = min((f for f in f_of if f > bound), default=INF)
-        searched = (yield Round(bound, todo, [size_of[i] for i in todo])) if todo else []  # none fits: no round
+        # a subtree not searched yet is a handful of nodes when its root's f is the bound (its children are cut but
+        # those that keep f); any other's size is unknown (0)
+        sizes = [size_of[i] or int(f_of[i] == bound) for i in todo]
+        searched = (yield Round(bound, todo, sizes)) if todo else []  # none fits: no round
         solutions, expanded, generated = [], 0, 0
         for part in searched:
             for index, size in part.sizes.items():
