@@ -15,7 +15,7 @@ from typing import cast
 from .answers import Checked, Failed, Tables, TableStatus
 
 # the api is this module: its entry points, errors and limits, from the modules of each concern
-from .api_pool import subtree_steps  # noqa: F401
+from .api_pool import subtree_steps, warm  # noqa: F401
 from .api_request import error, error_of, failure  # noqa: F401
 from .api_solve import (  # noqa: F401
     COMPARE_FLOOR_S,

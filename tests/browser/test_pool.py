@@ -158,11 +158,15 @@ def test_the_pool_starts_after_a_second_of_search_and_its_workers_get_the_tables
     assert pool_value(page, "pool.started") == 1
     expect(page.locator("#pool-status")).to_have_attribute("data-ready", "2", timeout=READY_TIMEOUT_MS)
     assert not worker_has_the_tables(page, 1)
+    # the extra worker is warmed for the search (its kernel's tables for the goal) before it is handed a subtree
+    pool_value(page, "(() => { const worker = pool.workers[1], warm = worker.warm.bind(worker); window.warmed = []; "
+                     "worker.warm = request => warm(request).then(answer => (warmed.push(answer), answer)); })()")
     page.evaluate("fragment => { location.hash = fragment; }", KORF_79_PDB)
     expect(page.locator("#heuristic")).to_have_value("pdb")
     assert solve(page).startswith("42 moves")
     expect(page.locator("#pool-status")).to_contain_text("Last search on the pool: 2 workers")
     assert worker_has_the_tables(page, 1)  # installed from the bytes the page fetched
+    assert page.evaluate("() => window.warmed") == [{"ok": True, "warmed": True}]
     assert min(pool_value(page, "pool.last.workers.map(w => w.expanded)")) > 0
 
 

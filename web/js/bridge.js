@@ -183,6 +183,12 @@ export class Solver {
     return this.#call('splits', request);
   }
 
+  /** Prepare for a split search of this solve request (api.warm: its estimator and the kernel's tables for its
+   * goal), so that the first subtree handed to this worker does not pay for them: {ok, warmed}. */
+  warm(request) {
+    return this.#call('warm', request);
+  }
+
   describe() {
     return this.#call('describe');
   }

@@ -135,7 +135,7 @@ export class SolverPool {
       for (let next; (next = this.#extra.find(worker => worker.status === 'idle'));) {
         await next.start();
         // the tables the page's solver holds go in now, before a search needs them
-        if (next.status === 'ready') for (const held of this.tables.held.values()) this.install(next, held);
+        if (next.status === 'ready') for (const held of this.tables.held.values()) this.#prepare(next, held);
       }
     } finally {
       this.#starting = false;
@@ -148,6 +148,12 @@ export class SolverPool {
     const done = (this.#installs.get(worker) ?? Promise.resolve()).then(() => this.tables.installInto(worker, request));
     this.#installs.set(worker, done.catch(() => {}));
     return done;
+  }
+
+  // The tables `request` uses into an extra worker, then its search warmed for it (Solver.warm): done while the page's
+  // solver searches alone, before the search is split, and at most once per goal in each worker (the kernel keeps it).
+  #prepare(worker, request) {
+    this.install(worker, request).then(tables => tables.ok && worker.warm(request)).catch(() => {});
   }
 
   /** Resolves once every install under way into the extra workers is done. */
@@ -168,7 +174,7 @@ export class SolverPool {
       }
     }
     for (const worker of this.extra) {  // the tables go in while the search begins in the solver alone
-      if (worker.status === 'ready') this.install(worker, request);
+      if (worker.status === 'ready') this.#prepare(worker, request);
     }
     const running = new PoolTasks(this, request);
     this.#running = running;

@@ -118,6 +118,10 @@ def splits(request):
     return _js(api.splits(_py(request)))
 
 
+def warm(request):
+    return _js(api.warm(_py(request)))
+
+
 def pattern_databases(request):
     return _js(api.pattern_databases(_py(request)))
 
@@ -201,6 +205,6 @@ def cancel():
     _cancel_below = _started
 
 
-__export__ = ["solve", "explore", "trace", "check", "splits", "describe", "pattern_databases",
+__export__ = ["solve", "explore", "trace", "check", "splits", "warm", "describe", "pattern_databases",
               "install_pattern_database", "cancel", "subtree", "check_heuristic", "exercise", "evaluator_start",
               "evaluate", "grade", "reply"]
