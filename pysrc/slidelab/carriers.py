@@ -254,7 +254,7 @@ class PageCarrier:
     its tables, and names it ready once it is: the task counts as tried); a task whose worker was taken away by a
     smaller pool is `lost` untried. This runtime is worker 0."""
 
-    ASK_EVERY_S = 0.01  # how long this runtime searches its own task between two questions (a question costs some ms)
+    ASK_EVERY_S = 0.01  # how long this runtime searches its own task between two questions (one costs 0.1-0.3 ms)
     # how often a task's search reports (the smallest slice here; a pool worker's report is when a stop reaches it):
     # the searches split on the page take 0.1-1 s with the large tables, the default 0.1 s would keep a worker on a
     # stopped search for a good part of that
