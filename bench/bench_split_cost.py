@@ -1,4 +1,4 @@
-"""What a split costs the page's solver before its first task (docs/benchmarks.md, "A split of 3 ms").
+"""What a split costs the page's solver before its first task (docs/benchmarks.md, "The pool pays with the 7-8 tables").
 
     SLIDELAB_PDB_DIR=.cache/pdb python3 bench/bench_split_cost.py [--ids 43,5,88] [--tables pdb78] [--runs 5]
 
