@@ -475,3 +475,25 @@ def test_warm_prepares_the_kernel_for_a_split_search_before_it_starts():
     assert api.warm(dict(request, algorithm="astar")) == {"ok": True, "warmed": False}
     assert api.warm(dict(request, max_nodes=10)) == {"ok": True, "warmed": False}
     assert api.warm({"board": "1 2 3/4 5 6/7 8 8"})["error"]["code"] == "invalid"
+
+
+def test_the_pages_solver_ends_at_once_when_its_own_task_finds_a_solution():
+    """PageCarrier.poll: a solution in the solver's own task is handed to the scheduler at once (the page stops the
+    other workers when the answer comes); a task that ends without one is reported with the next question."""
+    from slidelab.carriers import PageCarrier
+    from slidelab.scheduler import Ask, Done, Task
+    from slidelab.search.contour import INF
+    from slidelab.search.parallel_idastar import Searched
+
+    def task_ending_with(solutions):
+        return Searched({0: 5}, solutions, INF, 5, 9)
+        yield  # a search generator that ends at once
+
+    carrier = PageCarrier(None, None, [None], False, {}, None)
+    carrier.local = Task(0, (0,), 30, 0), task_ending_with([[(1, 2)]])
+    events = carrier.poll(0.05)
+    assert isinstance(events, list) and [type(e) for e in events] == [Done] and events[0].searched.solutions
+    carrier.local = Task(1, (0,), 30, 1), task_ending_with([])
+    asked = carrier.poll(0.05)
+    assert isinstance(asked, Ask) and asked.step["ask"]["pool"]["take"]
+    assert [type(e) for e in asked.read({"workers": [], "events": []})] == [Done]
