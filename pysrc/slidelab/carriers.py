@@ -254,8 +254,10 @@ class PageCarrier:
     its tables, and names it ready once it is: the task counts as tried); a task whose worker was taken away by a
     smaller pool is `lost` untried. This runtime is worker 0."""
 
-    ASK_EVERY_S = 0.01  # how long this runtime searches its own task between two questions (one costs 0.1-0.3 ms)
-    # how often a task's search reports (the smallest slice here; a pool worker's report is when a stop reaches it):
+    # how long this runtime searches its own task between two questions (one costs 0.1-0.3 ms), which is also how
+    # often its own task reports
+    ASK_EVERY_S = 0.01
+    # how often the other workers' tasks report (worker.py's `subtree`; a stop reaches a pool worker when it reports):
     # the searches split on the page take 0.1-1 s with the large tables, the default 0.1 s would keep a worker on a
     # stopped search for a good part of that
     PROGRESS_S = 0.02

@@ -94,8 +94,8 @@ async def trace(request):
     return json.dumps(await _drive(api.trace_steps(_py(request))), separators=(",", ":"))
 
 
-# a pool worker of the page's split search (web/js/pool.js): the subtrees the page's solver hands it, reporting as
-# often as the page's solver does (a stop reaches this worker when it reports)
+# a pool worker of the page's split search (web/js/pool.js): the subtrees the page's solver hands it, reporting every
+# PageCarrier.PROGRESS_S (a stop reaches this worker when it reports)
 async def subtree(request):
     from slidelab.carriers import PageCarrier
 
