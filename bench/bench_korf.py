@@ -8,7 +8,8 @@ position is solved by IDA* with each heuristic in turn (default `auto`: the larg
 length checked against the optimal length listed in the file, and one line printed per position and heuristic: id,
 length, nodes expanded and generated, CPU and wall seconds. The summary gives, per heuristic, the totals, the median
 and the worst position, and with several heuristics the ratios of their totals to the first's (measured in one run,
-alternating, so that the machine's noise falls on both). A name with ":packed" holds its ranked tables packed, as
+alternating, so that the machine's noise falls on both); with dual lookups ("pdb78dual"), how many dual positions
+the kernel looked up a generated position. A name with ":packed" holds its ranked tables packed, as
 the browser does (files.PackedTable: about a quarter of a byte an entry). Exits 1 if any length differs.
 """
 
@@ -60,6 +61,16 @@ def packed(name):
         files._TABLES.update(held)
 
 
+def counted(value, looks, name):
+    """`value` counting its calls into looks[name]."""
+
+    def counting(*args):
+        looks[name] += 1
+        return value(*args)
+
+    return counting
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", default=str(KORF_FILE),
@@ -78,6 +89,7 @@ def main() -> int:
 
     goal = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
     heuristics = {}  # one per name: every position has the same goal
+    dual_looks = dict.fromkeys(names, 0)
     for name in names:
         started = time.perf_counter()
         base, _, held = name.partition(":")
@@ -86,6 +98,8 @@ def main() -> int:
         heuristics[name] = heuristic = packed(base) if held == "packed" else get_heuristic(
             base, SlidingPuzzle(4, 4, GOAL, GOAL))
         assert status["ready"] and heuristic.name.startswith("pdb")
+        if heuristic.dual is not None:  # count the kernel's looks at a dual position (a call, for every cover)
+            heuristic.dual.value = counted(heuristic.dual.value, dual_looks, name)
         print(f"{name} ({heuristic.name}): databases ready in {time.perf_counter() - started:.2f} s: "
               f"{', '.join(t['name'] for t in status['tables'])}")
 
@@ -120,6 +134,9 @@ def main() -> int:
         print(f"  median {statistics.median(r[3] for r in done):.2f} s cpu, "
               f"{statistics.median(r[2] for r in done):,.0f} generated; worst: #{worst[0]} {worst[3]:.2f} s cpu, "
               f"{worst[2]:,} generated")
+        if heuristics[name].dual is not None:
+            print(f"  dual positions looked up: {dual_looks[name] / generated:.2f} a generated position, each in "
+                  f"up to {heuristics[name].dual.lookups} ways (stopping at the first over the bound)")
         if name != names[0]:
             print(f"  against {names[0]}: cpu {cpu_total / sum(r[3] for r in first):.3f}, generated "
                   f"{generated / sum(r[2] for r in first):.3f}")

@@ -29,7 +29,6 @@ SMOKE = {
     "bench_grade.py": (["--students", "3", "--looping", "1", "--max-seconds", "1"], "tables equal"),
     "bench_heuristics.py": (["--runs", "1", "--max-seconds", "0.5"], "quick"),
     "bench_korf.py": (["--ids", "79"], "79"),
-    "bench_dual_lookups.py": (["--ids", "12", "--tables", "pdb771"], "generated in all"),
     "bench_split_cost.py": (["--ids", "3,12", "--tables", "pdb771", "--runs", "1"], "split ms"),
     "bench_parallel.py": (["--runs", "1", "--korf", "79"], "79"),
     "bench_search.py": (["--runs", "1", "--skip-2x5"], "cpu"),

@@ -45,9 +45,10 @@ def test_capabilities_answer_none_where_they_do_not_apply():
 def test_every_heuristic_builds_a_declared_estimator(heuristic):
     for name, puzzle in PUZZLES.items():
         if (puzzle.kind not in HEURISTICS[heuristic].kinds or name == "2x5" and heuristic in ("walking_distance", "pdb")
-                or heuristic in ("pdb78", "pdb771", "pdb6666")):
+                or heuristic in ("pdb78", "pdb771", "pdb6666", "pdb78dual", "pdb771dual")):
             continue  # walking distance: up to 4 a side; 2x5 pattern databases: built by `slidelab pdb 2x5`; the
-            # large sets, the 15- and 24-puzzle's once built (minutes): tests/test_pdb_ranked.py, on small groups
+            # large sets, the 15- and 24-puzzle's once built (minutes): tests/test_pdb_ranked.py and
+            # tests/test_pdb_dual.py, on small groups
         if heuristic == "yours":  # built from the user's code, not by name: an example stands in
             h = user_heuristic(puzzle, source("manhattan" if puzzle.kind == "sliding" else "nearest_goal"))
         else:

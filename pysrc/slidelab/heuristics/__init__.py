@@ -71,6 +71,16 @@ HEURISTICS = {
                   "offers its tables as a download (15 MB of files, 115 MB in memory); the package carries them for "
                   "the command line.",
                   {"sliding": "pdb:page_pattern_database"}, label="7-7-1 pattern databases"),
+        Heuristic("pdb78dual", "Pattern databases 7-8, dual lookups", "The 7-8 tables looked up on the position "
+                  "and its mirror image, and on its dual (the inverse permutation, where the tile named after the "
+                  "blank's cell plays the blank) two more ways, with three more 7-tile tables (21 MB of files, 173 MB "
+                  "in memory; slidelab pdb 4x4-78dual): half the positions of pdb78 on Korf's 100, for several times "
+                  "its time.", {"sliding": "pdb:dual_pattern_database"}, label="7-8 pattern databases with dual "
+                  "lookups", browser=False),
+        Heuristic("pdb771dual", "Pattern databases 7-7-1, dual lookups", "The 7-7-1 tables with the dual lookups "
+                  "of pdb78dual (the same three more tables; slidelab pdb 4x4-771dual).",
+                  {"sliding": "pdb:dual_page_pattern_database"}, label="7-7-1 pattern databases with dual lookups",
+                  browser=False),
         Heuristic("pdb6666", "Pattern databases 6-6-6-6", "Korf and Felner's 6-6-6-6 partition of the 24-puzzle "
                   "(four 6-tile tables, each sum also mirrored), for its optimal solutions; the tables (127.5 M "
                   "entries each) are built once with numpy, on one machine or a Dask cluster (slidelab pdb 5x5-6666).",

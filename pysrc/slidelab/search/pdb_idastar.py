@@ -20,7 +20,10 @@ an odd amount and every f has the bound's parity: the next contour is the bound 
 know its solution parity). Ranked tables held packed (files.PackedTable, the browser's way: about a quarter of a
 byte an entry, each the halved excess over the group's Manhattan distance, read as its block's base and 2 bits) have
 their own recursive search, which adds the moved tile's Manhattan change and keeps each group's current entry beside
-its index: 1.2-1.5 times the work a position, for a quarter of the memory. Tested against the generic IDA*.
+its index: 1.2-1.5 times the work a position, for a quarter of the memory. A set with dual lookups (heuristics/pdb/
+dual.py) has its own too, `search_dual`: the dual positions of the children both lookups keep are looked up from
+scratch, every child's before any is searched (pathmax: a child over the bound by more than 2 puts its parent over),
+and the children are searched smallest sum first. Tested against the generic IDA*.
 """
 
 from __future__ import annotations
@@ -248,7 +251,9 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
     exs = [[tab.entry(i) for tab, i in zip(o.tables, ix, strict=True)] if o.packed else [] for o, ix in
            zip(lookups, ixs, strict=True)]
     hs0 = [o.value(board) for o in lookups]
-    start_h = max(hs0)
+    dual = heuristic.dual  # dual lookups (heuristics/pdb/dual.py), made after the others, on the ranked kernel only
+    dual_value: Callable[..., int] = dual.value if dual is not None else lambda board, blank=None, enough=0: 0
+    start_h = max(hs0) if dual is None else max(*hs0, dual.value(board, b0))
     solutions = []
     path: list = []  # path[lim]: the tile moved into a position whose children must have h <= lim
     nodes = 0  # expanded * COUNT + generated
@@ -287,6 +292,59 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                 ix1[g1] = x1
                 nodes += count
                 if search_ranked(nb, nxt, n0, n1, lim - 1):
+                    return True
+                board[nb] = t
+                board[b] = 0
+                ix0[g0] = i0
+                ix1[g1] = i1
+            return False
+
+        def search_dual(b, mv, h0, h1, lim):
+            """search_ranked with the dual lookups (heuristic.dual) too, made on the children both lookups keep,
+            after their move and from scratch (the dual of a child is not one move from its parent's). Every child is
+            weighed before any is searched: a child over the bound by more than 2 puts this position over it too
+            (bidirectional pathmax: h >= a child's h - 1), and then none is searched."""
+            nonlocal nodes
+            kept: list[tuple] = []
+            for nb, nxt, count, k0, k1 in mv:
+                t = board[nb]
+                d, g0, tab, cv, c1, c2, c3, _ = k0[t]
+                i0 = ix0[g0]
+                x0 = i0 + d + cv[board[c1]] + cv[board[c2]] + cv[board[c3]]
+                n0 = h0 + tab[x0] - tab[i0]
+                if n0 > lim:
+                    continue
+                d, g1, tab, cv, c1, c2, c3, _ = k1[t]
+                i1 = ix1[g1]
+                x1 = i1 + d + cv[board[c1]] + cv[board[c2]] + cv[board[c3]]
+                n1 = h1 + tab[x1] - tab[i1]
+                if n1 > lim:
+                    continue
+                board[b] = t
+                board[nb] = 0
+                hd = dual_value(board, nb, lim)
+                board[nb] = t
+                board[b] = 0
+                if hd > lim:
+                    if hd > lim + 2:
+                        return False
+                    continue
+                kept.append((n0 + n1 + hd, len(kept), nb, nxt, count, t, g0, x0, n0, g1, x1, n1))
+            kept.sort()
+            for _, _, nb, nxt, count, t, g0, x0, n0, g1, x1, n1 in kept:
+                path[lim] = t
+                if n0 == 0:
+                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
+                    if all_solutions:
+                        continue
+                    return True
+                board[b] = t
+                board[nb] = 0
+                i0, i1 = ix0[g0], ix1[g1]
+                ix0[g0] = x0
+                ix1[g1] = x1
+                nodes += count
+                if search_dual(nb, nxt, n0, n1, lim - 1):
                     return True
                 board[nb] = t
                 board[b] = 0
@@ -372,10 +430,14 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                 ix1[g1] = i1
             return False
 
-        if lookups[0].cols > 4:
+        if dual is not None:
+            if lookups[0].packed or lookups[0].cols > 4:
+                raise ValueError("dual lookups are searched with mapped or decoded tables, on at most 4 columns")
+            search: Callable[..., bool] = search_dual
+        elif lookups[0].cols > 4:
             if lookups[0].packed:
                 raise ValueError("tables of boards of 5 columns are searched mapped or decoded, not packed")
-            search: Callable[..., bool] = search_wide
+            search = search_wide
         else:
             search = search_packed if lookups[0].packed else search_ranked
     elif len(lookups) == 2:
@@ -530,6 +592,10 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                     break
                 board[b] = t
                 board[nb] = 0
+                if dual is not None and dual_value(board, nb, lim) > lim:
+                    board[nb] = t
+                    board[b] = 0
+                    continue
                 shift(t, per_lookup, 1)
                 nodes += count
                 if lim - max(sums) > RECURSE_SLACK:

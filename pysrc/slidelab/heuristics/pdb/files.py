@@ -61,6 +61,7 @@ from .frames import (
     is_ranked,
     parse_table_name,
     placements,
+    table_blank,
     table_name,
 )
 from .placement_index import manhattan_blocks, manhattan_by_rank
@@ -144,10 +145,10 @@ _LOW, _HIGH = bytes(v & 15 for v in range(256)), bytes(v >> 4 for v in range(256
 _ODD = bytes(v & 1 for v in range(256))
 
 
-def encode_ranked(rows, cols, cells, table):
-    """(the file bytes, the table as the file restores it) of a ranked table (one byte per rank, bytes-like): an
-    entry whose excess is capped comes back smaller, still a lower bound. Big-integer arithmetic on whole tables, as
-    for the direct ones: no Python loop over the entries."""
+def encode_ranked(rows, cols, cells, table, blank=0):
+    """(the file bytes, the table as the file restores it) of a ranked table (one byte per rank, bytes-like; the
+    goal's blank on cell `blank`): an entry whose excess is capped comes back smaller, still a lower bound.
+    Big-integer arithmetic on whole tables, as for the direct ones: no Python loop over the entries."""
     values = bytes(table)
     size = len(values)
     if size != placements(rows * cols, len(cells)):
@@ -170,8 +171,11 @@ def encode_ranked(rows, cols, cells, table):
         excess += b"\0"
     packed = (int.from_bytes(excess[0::2], "little") + (int.from_bytes(excess[1::2], "little") << 4)).to_bytes(
         len(excess) // 2, "little")
-    header = json.dumps({"rows": rows, "cols": cols, "cells": list(cells), "entries": size, "index": "ranked",
-                         "bits": 4, "capped": capped, "crc32": zlib.crc32(restored)}, sort_keys=True).encode()
+    fields = {"rows": rows, "cols": cols, "cells": list(cells), "entries": size, "index": "ranked", "bits": 4,
+              "capped": capped, "crc32": zlib.crc32(restored)}
+    if blank:  # older files have none: the blank's goal is cell 0
+        fields["blank"] = blank
+    header = json.dumps(fields, sort_keys=True).encode()
     return RANKED_MAGIC + struct.pack("<I", len(header)) + header + zlib.compress(packed, 6), restored
 
 
@@ -284,15 +288,16 @@ def decode(data, packed=False) -> tuple[str, bytes | bytearray]:
             raise ValueError("its header is too long")
         header = json.loads(reader.read(hlen))
         rows, cols, cells = int(header["rows"]), int(header["cols"]), tuple(int(c) for c in header["cells"])
+        blank = int(header.get("blank", 0))
         if not (1 <= rows and 1 <= cols and rows * cols <= (MAX_RANKED_CELLS if ranked else MAX_CELLS)
-                and 0 < len(cells) < rows * cols
+                and 0 < len(cells) < rows * cols and 0 <= blank < rows * cols and blank not in cells
                 and len(set(cells)) == len(cells) and all(0 <= c < rows * cols for c in cells)):
             raise ValueError("its header describes no valid table")
         inflater = _Inflater(reader)
         body = None if length is None else length - len(head) - hlen
         if ranked:
             table = _ranked_body(inflater, header, rows, cols, cells, body, packed)
-            name = table_name(rows, cols, cells, ranked=True)
+            name = table_name(rows, cols, cells, ranked=True, blank=blank)
         else:
             size = (rows * cols) ** len(cells)
             excess = inflater.take(size)
@@ -409,7 +414,7 @@ def _quick(name, rows, cols, cells) -> bool:
 def _encoded(name, rows, cols, cells, table):
     """(the file bytes, the table as the file restores it), in the format the table's name says."""
     if is_ranked(name):
-        return encode_ranked(rows, cols, cells, table)
+        return encode_ranked(rows, cols, cells, table, table_blank(name))
     return encode(rows, cols, cells, table), table
 
 
@@ -448,8 +453,9 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
         if is_ranked(name):
             require("building the large pattern databases", "numpy", extra="build")
             from .builder_numpy import build_ranked_dask, build_ranked_numpy  # build time only
-            table = (build_ranked_numpy(rows, cols, cells, progress) if dask is None
-                     else build_ranked_dask(rows, cols, cells, progress=progress, **dask))
+            blank = table_blank(name)
+            table = (build_ranked_numpy(rows, cols, cells, progress, blank) if dask is None
+                     else build_ranked_dask(rows, cols, cells, progress=progress, blank=blank, **dask))
         else:
             table = build(rows, cols, cells, progress)
         data, table = _encoded(name, rows, cols, cells, table)

@@ -40,9 +40,21 @@ LARGE_PARTITIONS: dict[str, dict] = {
     "pdb6666": {(5, 5): (((1, 5, 6, 10, 11, 12), (2, 3, 4, 7, 8, 9), (13, 14, 18, 19, 23, 24),
                           (15, 16, 17, 20, 21, 22)),)},
 }
+# Sets that add dual lookups (dual.py) to a large set's: its partitions, and per board the tables (goal cells, the
+# goal's blank cell) that cover every dual position with images of the set's own: on the 15-puzzle the top half but
+# one cell, the blank there, for three of its cells (the 7-tile table is the fourth; the others are their mirror
+# images). Not downloaded, and not taken by `auto`: half the positions, several times the time (docs/benchmarks.md).
+DUAL_TABLES: dict[str, dict] = {
+    "pdb78dual": {(4, 4): (((0, 2, 3, 4, 5, 6, 7), 1), ((0, 1, 2, 3, 5, 6, 7), 4), ((0, 1, 2, 3, 4, 6, 7), 5))},
+}
+DUAL_TABLES["pdb771dual"] = DUAL_TABLES["pdb78dual"]
+LARGE_PARTITIONS["pdb78dual"] = LARGE_PARTITIONS["pdb78"]
+LARGE_PARTITIONS["pdb771dual"] = LARGE_PARTITIONS["pdb771"]
 DOWNLOAD_SETS = ("pdb78", "pdb771")
 TABLE_SETS = ("pdb", *LARGE_PARTITIONS)  # the standard tables, then the large ranked ones, largest first
-SHAPE_SUFFIX = {"pdb": "", "pdb78": "-78", "pdb771": "-771", "pdb6666": "-6666"}  # `slidelab pdb 4x4-78`: "pdb78"
+AUTO_SETS = tuple(name for name in LARGE_PARTITIONS if name not in DUAL_TABLES)  # `auto`'s large sets, in order
+SHAPE_SUFFIX = {"pdb": "", "pdb78": "-78", "pdb771": "-771", "pdb6666": "-6666",  # `slidelab pdb 4x4-78`: "pdb78"
+                "pdb78dual": "-78dual", "pdb771dual": "-771dual"}
 RANKED_SUFFIX = ".ranked" + SUFFIX
 # What building a ranked table costs, measured on a 2-core machine with numpy, one core (docs/benchmarks.md): seconds
 # per placement, and bytes of file per placement (4-bit entries, then zlib): the 24-puzzle's 6-tile tables exceed
@@ -116,15 +128,23 @@ def max_cells(table_set) -> int:
     return MAX_RANKED_CELLS if table_set in LARGE_PARTITIONS else MAX_CELLS
 
 
-def table_name(rows, cols, cells, ranked=False) -> str:
-    return f"{rows}x{cols}_{'-'.join(map(str, cells))}{RANKED_SUFFIX if ranked else SUFFIX}"
+def table_name(rows, cols, cells, ranked=False, blank=0) -> str:
+    """The file name of a table: its board, its goal cells, and the goal's blank cell when not 0 (`_b<cell>`)."""
+    at = f"_b{blank}" if blank else ""
+    return f"{rows}x{cols}_{'-'.join(map(str, cells))}{at}{RANKED_SUFFIX if ranked else SUFFIX}"
 
 
 def parse_table_name(name) -> tuple[int, int, tuple[int, ...]]:
-    """(rows, cols, cells) of a table's file name: table_name's inverse."""
-    shape, cells = name.removesuffix(RANKED_SUFFIX).removesuffix(SUFFIX).split("_")
+    """(rows, cols, cells) of a table's file name: table_name's inverse (table_blank gives the blank's cell)."""
+    shape, cells, *_ = name.removesuffix(RANKED_SUFFIX).removesuffix(SUFFIX).split("_")
     rows, cols = shape.split("x")
     return int(rows), int(cols), tuple(int(cell) for cell in cells.split("-"))
+
+
+def table_blank(name) -> int:
+    """The goal's blank cell of a table's file name (see table_name)."""
+    parts = name.removesuffix(RANKED_SUFFIX).removesuffix(SUFFIX).split("_")
+    return int(parts[2].removeprefix("b")) if len(parts) > 2 else 0
 
 
 def is_ranked(name) -> bool:

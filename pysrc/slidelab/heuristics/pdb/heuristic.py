@@ -4,10 +4,11 @@ The tiles are split into disjoint groups. A group's table holds, for every place
 *of those tiles* that bring them home, the other tiles being indistinguishable and the blank's moves free; so the
 tables' values add up to an admissible bound. A board may have several partitions (3x4 and 4x4 have two); on square
 boards whose goal blank lies in a corner each is also looked up on the state reflected about the main diagonal (the
-same tables serve). The largest sum is used. Four sets of tables exist: "pdb", the standard ones, and two of the
+same tables serve). The largest sum is used. These sets of tables exist: "pdb", the standard ones, and two of the
 15-puzzle, ranked (placement_index.py): "pdb78", the 7-8 partition, and "pdb771", a 7-7-1 one; the page offers
-both to download where the site serves their files; `auto` takes the largest set at hand (`auto_table_set`). A
-fourth, "pdb6666", is the 24-puzzle's, ranked too.
+both to download where the site serves their files; `auto` takes the largest set at hand (`auto_table_set`).
+"pdb6666" is the 24-puzzle's, ranked too. "pdb78dual" and "pdb771dual" add to the 15-puzzle's sets three tables
+and two dual lookups (dual.py), for the command line.
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ from __future__ import annotations
 import functools
 
 from ...errors import BadRequest, MissingData
+from .dual import DualLookup
 from .files import PackedTable, damaged, is_ready, load
 from .frames import (
+    AUTO_SETS,
     DOWNLOAD_SETS,
+    DUAL_TABLES,
     LARGE_PARTITIONS,
     MAX_CELLS,
     SHAPE_SUFFIX,
@@ -88,17 +92,19 @@ class Orientation:
 
 
 class PatternDatabaseHeuristic:
-    """h(state) = the largest, over the orientations (normal, and mirrored when the board allows), of the sum of the
-    groups' table entries."""
+    """h(state) = the largest, over the orientations (normal, and mirrored when the board allows) and the dual
+    lookups when the set has them (dual.DualLookup), of the sum of the groups' table entries."""
 
     kernel = "pdb"
 
-    def __init__(self, orientations, table_set="pdb"):
+    def __init__(self, orientations, table_set="pdb", dual=None):
         self.orientations = orientations
         self.name = table_set
+        self.dual = dual
 
     def __call__(self, state) -> int:
-        return max(o.value(state) for o in self.orientations)
+        h = max(o.value(state) for o in self.orientations)
+        return h if self.dual is None else max(h, self.dual.value(state))
 
 
 def plan(puzzle, table_set="pdb"):
@@ -109,7 +115,11 @@ def plan(puzzle, table_set="pdb"):
     r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
     parts = default_partitions(r2, c2, cmap[puzzle.goal_pos[0]], table_set)
     groups = dict.fromkeys(cells for part in parts for cells in part)
-    return [(table_name(r2, c2, cells, ranked=table_set in LARGE_PARTITIONS), r2, c2, cells) for cells in groups]
+    entries = [(table_name(r2, c2, cells, ranked=table_set in LARGE_PARTITIONS), r2, c2, cells) for cells in groups]
+    if parts and table_set in DUAL_TABLES:
+        entries += [(table_name(r2, c2, cells, ranked=True, blank=blank), r2, c2, cells)
+                    for cells, blank in DUAL_TABLES[table_set][r2, c2]]
+    return entries
 
 
 def no_tables(table_set) -> BadRequest:
@@ -132,7 +142,7 @@ def auto_table_set(puzzle, chosen=None):
     fetched before the search), else the standard set when ready."""
     if chosen in LARGE_PARTITIONS and plan(puzzle, chosen):
         return chosen
-    for table_set in (*LARGE_PARTITIONS, "pdb") if chosen is None else ("pdb",):
+    for table_set in (*AUTO_SETS, "pdb") if chosen is None else ("pdb",):
         if available(puzzle, table_set=table_set):
             return table_set
     return None
@@ -145,7 +155,7 @@ def pattern_database(puzzle, directory=None, table_set="pdb"):
     if not entries:
         raise no_tables(table_set)
     shape = f"{puzzle.rows}x{puzzle.cols}{SHAPE_SUFFIX[table_set]}"
-    tables = {}
+    tables = {}  # by name
     for name, r, c, cells in entries:
         table = load(name, r, c, cells, directory)
         if table is None:
@@ -153,7 +163,7 @@ def pattern_database(puzzle, directory=None, table_set="pdb"):
             state = f"is damaged ({problem})" if problem else "is not built yet"
             raise MissingData(f"the pattern database {name} {state} (run: slidelab pdb {shape})",
                               reason="table_missing", name=name)
-        tables[cells] = table
+        tables[name] = table
     r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
     maps = [cmap]
     if r2 == c2 and cmap[puzzle.goal_pos[0]] == 0:  # the mirror image about the main diagonal keeps the blank home
@@ -179,9 +189,14 @@ def pattern_database(puzzle, directory=None, table_set="pdb"):
                         ranked_tiles[g][i] = t
                     else:
                         contribution[t] = [m[p] * n ** i for p in range(n)]
-        orientations.append(Orientation(group_of, contribution, [tables[cells] for cells in groups], list(m),
-                                        ranked_tiles, home, c2))
-    return PatternDatabaseHeuristic(orientations, table_set)
+        orientations.append(Orientation(group_of, contribution, [
+            tables[table_name(r2, c2, cells, ranked=ranked)] for cells in groups], list(m), ranked_tiles, home, c2))
+    dual = None
+    if table_set in DUAL_TABLES:
+        shapes = [(cells, 0) for part in parts for cells in part] + list(DUAL_TABLES[table_set][r2, c2])
+        dual = DualLookup(r2, c2, cmap, [cmap[puzzle.goal_pos[t]] for t in range(n)], shapes,
+                          [tables[table_name(r2, c2, cells, ranked=True, blank=blank)] for cells, blank in shapes])
+    return PatternDatabaseHeuristic(orientations, table_set, dual)
 
 
 def large_pattern_database(puzzle, directory=None):
@@ -208,6 +223,16 @@ def download_tables() -> list[dict]:
 def twenty_four_pattern_database(puzzle, directory=None):
     """The 6-6-6-6 pattern-database estimator ("pdb6666") of the 24-puzzle (see pattern_database)."""
     return pattern_database(puzzle, directory, table_set="pdb6666")
+
+
+def dual_pattern_database(puzzle, directory=None):
+    """The 7-8 estimator with two dual lookups ("pdb78dual", see pattern_database and dual.py)."""
+    return pattern_database(puzzle, directory, table_set="pdb78dual")
+
+
+def dual_page_pattern_database(puzzle, directory=None):
+    """The 7-7-1 estimator with two dual lookups ("pdb771dual", see pattern_database and dual.py)."""
+    return pattern_database(puzzle, directory, table_set="pdb771dual")
 
 
 def page_pattern_database(puzzle, directory=None):
