@@ -136,7 +136,7 @@ def main() -> int:
               f"{worst[2]:,} generated")
         if heuristics[name].dual is not None:
             print(f"  dual positions looked up: {dual_looks[name] / generated:.2f} a generated position, each in "
-                  f"up to {heuristics[name].dual.lookups} ways (stopping at the first over the bound)")
+                  f"up to {heuristics[name].dual.ways} ways (stopping at the first over the bound)")
         if name != names[0]:
             print(f"  against {names[0]}: cpu {cpu_total / sum(r[3] for r in first):.3f}, generated "
                   f"{generated / sum(r[2] for r in first):.3f}")

@@ -68,6 +68,10 @@ def test_a_table_with_the_blank_elsewhere_is_named_built_and_read_back_with_it(c
     from slidelab.heuristics.pdb.placement_index import rank_of
     assert table[rank_of(8, [0, 4, 5])] == 0 and table[rank_of(8, [0, 4, 6])] == 1
     assert goal_region(2, 4, (0, 4, 5), 1) == {1, 2, 3, 6, 7}
+    # a direct table's cells hold cell 0 where the goal's blank is elsewhere: its files read as before
+    from slidelab.heuristics.pdb import builder
+    direct = builder.build(3, 3, (0, 1, 2, 3))
+    assert files.decode(files.encode(3, 3, (0, 1, 2, 3), direct)) == ("3x3_0-1-2-3.slpdb", direct)
 
 
 def test_every_dual_position_of_the_15_puzzle_sets_is_covered_twice_or_four_times():
@@ -90,7 +94,7 @@ def test_dual_lookups_never_overestimate_over_a_whole_space_and_raise_h_often(ca
     rows, cols, groups, dual_tables = TWO_BY_FOUR
     puzzle = SlidingPuzzle(rows, cols, (1, 2, 3, 4, 5, 6, 0, 7))
     regular, dual = _dual_set(monkeypatch, rows, cols, groups, dual_tables, puzzle)
-    assert dual.dual is not None and regular.dual is None and dual.dual.lookups == 1
+    assert dual.dual is not None and regular.dual is None and dual.dual.ways == 1
     dist = _distances(puzzle)
     assert len(dist) == 20_160
     raised = 0

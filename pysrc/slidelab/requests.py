@@ -175,7 +175,7 @@ class Method:
     weight: float | None = key("weighted A*'s W in f = g + W * h (its default when left out); null for the others",
                                exclusiveMinimum=0)
     tables: str | None = key("the pattern databases auto uses (default: the largest at hand)",
-                             enum=list(pdb.TABLE_SETS))
+                             enum=["pdb", *pdb.AUTO_SETS])
     all_solutions: bool = key("list every shortest solution (breadth-first and IDDFS kinds)", False)
 
     @property
@@ -211,8 +211,8 @@ def tables_of(request) -> str | None:
     """The set of tables `auto` uses ("tables": the page names the set the user chose, and installs its files
     before the search), or None for the largest at hand (pdb.auto_table_set)."""
     chosen = option_of(request, "tables", str)
-    if chosen is not None and chosen not in pdb.TABLE_SETS:
-        raise BadRequest(f"tables must be one of {', '.join(pdb.TABLE_SETS)}, not '{chosen[:20]}'")
+    if chosen is not None and chosen not in ("pdb", *pdb.AUTO_SETS):
+        raise BadRequest(f"tables must be one of {', '.join(('pdb', *pdb.AUTO_SETS))}, not '{chosen[:20]}'")
     return chosen
 
 

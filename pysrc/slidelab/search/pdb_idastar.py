@@ -322,7 +322,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                     continue
                 board[b] = t
                 board[nb] = 0
-                hd = dual_value(board, nb, lim)
+                hd = dual_value(board, nb, lim + 2)
                 board[nb] = t
                 board[b] = 0
                 if hd > lim:

@@ -10,7 +10,7 @@ What the rest of the engine uses is named here.
 """
 
 from .files import ENV_DIR, cache_dir, ensure_table, install, is_ready, write_files
-from .frames import MAX_CELLS, SHAPE_SUFFIX, TABLE_SETS, cost, is_ranked, parse_table_name
+from .frames import AUTO_SETS, MAX_CELLS, SHAPE_SUFFIX, TABLE_SETS, cost, is_ranked, parse_table_name
 from .heuristic import (
     auto_table_set,
     available,
@@ -25,7 +25,8 @@ from .heuristic import (
     twenty_four_pattern_database,
 )
 
-__all__ = ["ENV_DIR", "MAX_CELLS", "SHAPE_SUFFIX", "TABLE_SETS", "auto_table_set", "available", "cache_dir", "cost",
-           "download_tables", "dual_page_pattern_database", "dual_pattern_database", "ensure_table", "install",
-           "is_ranked", "is_ready", "large_pattern_database", "no_tables", "page_pattern_database", "parse_table_name",
-           "pattern_database", "plan", "twenty_four_pattern_database", "write_files"]
+__all__ = ["AUTO_SETS", "ENV_DIR", "MAX_CELLS", "SHAPE_SUFFIX", "TABLE_SETS", "auto_table_set", "available",
+           "cache_dir", "cost", "download_tables", "dual_page_pattern_database", "dual_pattern_database",
+           "ensure_table", "install", "is_ranked", "is_ready", "large_pattern_database", "no_tables",
+           "page_pattern_database", "parse_table_name", "pattern_database", "plan", "twenty_four_pattern_database",
+           "write_files"]

@@ -91,7 +91,7 @@ class DualLookup:
                                    [m[home[t]] for t in range(n)], weights(n, len(cells)), tables[i], {}))
                 plans.append(images)
             self.plans.append(plans)
-        self.lookups = max(map(len, self.plans))
+        self.ways = max(map(len, self.plans))  # the most covers of a dual position: lookups of it
 
     def value(self, board, blank=None, enough=255) -> int:
         """The largest dual lookup of the position on `board` (its blank on cell `blank`, found if not given), or

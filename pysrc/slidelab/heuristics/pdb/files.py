@@ -14,7 +14,8 @@ from the cache folder (or damaged there) is copied from there before anything is
 a fresh install answers at once.
 
 The large ranked tables ("pdb78" and "pdb771": 7 and 8 tiles, `<rows>x<cols>_<cells>.ranked.slpdb`) have their own
-magic, `SLPDB3\n`, and the same header with "index": "ranked": the halved excesses, indexed by rank
+magic, `SLPDB3\n`, and the same header with "index": "ranked" (and "blank", the goal's blank cell, when it is not
+cell 0: the dual lookups' tables, `<rows>x<cols>_<cells>_b<cell>.ranked.slpdb`): the halved excesses, indexed by rank
 (placement_index.py), are packed two to a byte (4 bits each, capped at 15: a smaller entry is still a lower bound)
 before zlib: 6.9 MB for the 7-tile table of the 15-puzzle. Reading and writing them is pure Python (the Manhattan
 distances by rank come from placement_index.manhattan_by_rank, or numpy where it is installed; a file is decoded one
@@ -290,7 +291,8 @@ def decode(data, packed=False) -> tuple[str, bytes | bytearray]:
         rows, cols, cells = int(header["rows"]), int(header["cols"]), tuple(int(c) for c in header["cells"])
         blank = int(header.get("blank", 0))
         if not (1 <= rows and 1 <= cols and rows * cols <= (MAX_RANKED_CELLS if ranked else MAX_CELLS)
-                and 0 < len(cells) < rows * cols and 0 <= blank < rows * cols and blank not in cells
+                and 0 < len(cells) < rows * cols and 0 <= blank < rows * cols
+                and ("blank" not in header or blank not in cells)
                 and len(set(cells)) == len(cells) and all(0 <= c < rows * cols for c in cells)):
             raise ValueError("its header describes no valid table")
         inflater = _Inflater(reader)

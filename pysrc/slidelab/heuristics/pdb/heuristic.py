@@ -140,7 +140,7 @@ def auto_table_set(puzzle, chosen=None):
     """The set of tables `auto` uses on a sliding puzzle, None when no set is ready. By default the largest whose
     tables are all ready. The page chooses (`chosen`): a large set where it has tables for this board (its files are
     fetched before the search), else the standard set when ready."""
-    if chosen in LARGE_PARTITIONS and plan(puzzle, chosen):
+    if chosen in AUTO_SETS and plan(puzzle, chosen):
         return chosen
     for table_set in (*AUTO_SETS, "pdb") if chosen is None else ("pdb",):
         if available(puzzle, table_set=table_set):
@@ -231,7 +231,7 @@ def dual_pattern_database(puzzle, directory=None):
 
 
 def dual_page_pattern_database(puzzle, directory=None):
-    """The 7-7-1 estimator with two dual lookups ("pdb771dual", see pattern_database and dual.py)."""
+    """The 7-7-1 estimator with four dual lookups ("pdb771dual", see pattern_database and dual.py)."""
     return pattern_database(puzzle, directory, table_set="pdb771dual")
 
 
