@@ -102,7 +102,7 @@ class DualLookup:
             for tiles_of, where, w, table, memo in images:
                 tiles = tiles_of(board)
                 entry = memo.get(tiles)
-                if entry is None:
+                if entry is None:  # placement_index.rank_of, inlined: a miss costs the rank, a hit nothing
                     rank, used = 0, 0
                     for t, wi in zip(tiles, w, strict=True):
                         q = where[t]
