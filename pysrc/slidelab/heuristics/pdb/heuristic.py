@@ -30,6 +30,7 @@ from .frames import (
     default_partitions,
     is_ranked,
     max_cells,
+    table_blank,
     table_name,
 )
 from .placement_index import rank_of
@@ -155,7 +156,7 @@ def pattern_database(puzzle, directory=None, table_set="pdb"):
     if not entries:
         raise no_tables(table_set)
     shape = f"{puzzle.rows}x{puzzle.cols}{SHAPE_SUFFIX[table_set]}"
-    tables = {}  # by name
+    tables = {}  # by (goal cells, the goal's blank cell)
     for name, r, c, cells in entries:
         table = load(name, r, c, cells, directory)
         if table is None:
@@ -163,7 +164,7 @@ def pattern_database(puzzle, directory=None, table_set="pdb"):
             state = f"is damaged ({problem})" if problem else "is not built yet"
             raise MissingData(f"the pattern database {name} {state} (run: slidelab pdb {shape})",
                               reason="table_missing", name=name)
-        tables[name] = table
+        tables[cells, table_blank(name)] = table
     r2, c2, cmap = canonical_frame(puzzle.rows, puzzle.cols, puzzle.goal_pos[0])
     maps = [cmap]
     if r2 == c2 and cmap[puzzle.goal_pos[0]] == 0:  # the mirror image about the main diagonal keeps the blank home
@@ -189,13 +190,13 @@ def pattern_database(puzzle, directory=None, table_set="pdb"):
                         ranked_tiles[g][i] = t
                     else:
                         contribution[t] = [m[p] * n ** i for p in range(n)]
-        orientations.append(Orientation(group_of, contribution, [
-            tables[table_name(r2, c2, cells, ranked=ranked)] for cells in groups], list(m), ranked_tiles, home, c2))
+        orientations.append(Orientation(group_of, contribution, [tables[cells, 0] for cells in groups], list(m),
+                                        ranked_tiles, home, c2))
     dual = None
     if table_set in DUAL_TABLES:
         shapes = [(cells, 0) for part in parts for cells in part] + list(DUAL_TABLES[table_set][r2, c2])
         dual = DualLookup(r2, c2, cmap, [cmap[puzzle.goal_pos[t]] for t in range(n)], shapes,
-                          [tables[table_name(r2, c2, cells, ranked=True, blank=blank)] for cells, blank in shapes])
+                          [tables[shape] for shape in shapes])
     return PatternDatabaseHeuristic(orientations, table_set, dual)
 
 
