@@ -55,7 +55,7 @@ PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 TEST_EXTRAS = "test,build,scale"  # the optional-dependencies groups of pyproject.toml installed into .venv
 BUILD_VENV = CACHE / "build-venv"  # numpy only, for `build` and `serve`
 BUILD_NUMPY = "numpy>=1.26"
-BUILD_ONLY = {"slidelab/heuristics/pdb/builder_numpy.py"}  # numpy code for the command line: not in the browser's wheel
+BUILD_ONLY = {"slidelab/space/pdb_builder_numpy.py"}  # numpy code for the command line: not in the browser's wheel
 # pattern databases served to the browser (3x4 tables also serve 4x3); 4x4-771: the 7-7-1 tables the page offers as a
 # download (they come with the package: copied, not built); 4x4-78: the 7-8 ones, served only when asked (--with-78)
 PDB_SHAPES = ["4x4", "3x4", "4x4-771"]

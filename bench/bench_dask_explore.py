@@ -22,11 +22,11 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "pysrc")
 
 from distributed import Client  # noqa: E402
 
-from slidelab.cluster import local_cluster  # noqa: E402
-from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, parse_shape  # noqa: E402
-from slidelab.search.control import Limits, run  # noqa: E402
-from slidelab.search.dask_explore import dask_explore  # noqa: E402
-from slidelab.search.indexed_explore import indexed_explore  # noqa: E402
+from slidelab.core.cluster import local_cluster  # noqa: E402
+from slidelab.core.control import Limits, run  # noqa: E402
+from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal, parse_shape  # noqa: E402
+from slidelab.space.dask_explore import dask_explore  # noqa: E402
+from slidelab.space.indexed_explore import indexed_explore  # noqa: E402
 
 MB = 1 << 20
 

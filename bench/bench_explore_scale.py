@@ -18,9 +18,9 @@ import tracemalloc
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "pysrc"))
 
-from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, parse_board, parse_shape  # noqa: E402
-from slidelab.search.control import Limits, run  # noqa: E402
-from slidelab.search.indexed_explore import indexed_explore  # noqa: E402
+from slidelab.core.control import Limits, run  # noqa: E402
+from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal, parse_board, parse_shape  # noqa: E402
+from slidelab.space.indexed_explore import indexed_explore  # noqa: E402
 
 MB = 1 << 20
 

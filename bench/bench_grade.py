@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "pysrc"))
 
-from slidelab.exercises import make_handin, read_exercise  # noqa: E402
+from slidelab.course import make_handin, read_exercise  # noqa: E402
 from slidelab.heuristics.examples import source  # noqa: E402
 
 EXERCISE = """

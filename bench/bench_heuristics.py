@@ -21,13 +21,14 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "pysrc"))
 
-from slidelab.errors import SearchLimit  # noqa: E402
+from slidelab.core.control import Limits, run  # noqa: E402
+from slidelab.core.errors import SearchLimit  # noqa: E402
+from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal, random_position  # noqa: E402
 from slidelab.heuristics import get_heuristic, pdb  # noqa: E402
-from slidelab.heuristics.pdb import builder, files, frames  # noqa: E402
-from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, random_position  # noqa: E402
-from slidelab.search.control import Limits, run  # noqa: E402
+from slidelab.heuristics.pdb import files, frames  # noqa: E402
 from slidelab.search.idastar import idastar  # noqa: E402
 from slidelab.search.quick import quick  # noqa: E402
+from slidelab.space import pdb_builder as builder
 
 HARDEST_3X4 = "0 3 2 1/8 7 6 5/4 11 10 9"  # 53 moves from 1 2 3 4/5 6 7 8/9 10 11 0
 HARDEST_3X3 = "8 6 7/2 5 4/3 0 1"  # 31 moves
@@ -90,7 +91,7 @@ def databases(runs, builds):
             cpu, wall, table = timed(lambda cells=cells: builder.build_table(3, 4, cells), 1)
             line(f"build 3x4 {cells} pure Python", cpu, wall, f"{frames.placements(12, len(cells)):,} placements")
             try:
-                from slidelab.heuristics.pdb.builder_numpy import build_table_numpy
+                from slidelab.space.pdb_builder_numpy import build_table_numpy
             except ImportError:
                 continue
             cpu, wall, table2 = timed(lambda cells=cells: build_table_numpy(3, 4, cells), 1)

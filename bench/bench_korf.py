@@ -25,10 +25,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "pysrc"))
 
 from slidelab import api  # noqa: E402
+from slidelab.core.control import Limits, run  # noqa: E402
+from slidelab.core.puzzles.sliding import SlidingPuzzle  # noqa: E402
 from slidelab.heuristics import get_heuristic  # noqa: E402
 from slidelab.heuristics.pdb import cache_dir, files, is_ranked, plan  # noqa: E402
-from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
-from slidelab.search.control import Limits, run  # noqa: E402
 from slidelab.search.idastar import idastar  # noqa: E402
 
 KORF_FILE = ROOT / "pysrc" / "slidelab" / "data" / "korf100.txt"  # Korf (1985), with its source

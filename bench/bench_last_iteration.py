@@ -26,9 +26,9 @@ sys.path.insert(0, str(ROOT / "pysrc"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_parallel import GOAL, iteration_sizes, korf  # noqa: E402
+from slidelab.core.control import run  # noqa: E402
+from slidelab.core.puzzles.sliding import SlidingPuzzle  # noqa: E402
 from slidelab.heuristics import get_heuristic  # noqa: E402
-from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
-from slidelab.search.control import run  # noqa: E402
 from slidelab.search.idastar import search_order  # noqa: E402
 from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, search_subtrees, split  # noqa: E402
 

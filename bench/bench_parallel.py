@@ -32,13 +32,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "pysrc"))
 
-from slidelab import api, scheduler  # noqa: E402
-from slidelab.cluster import local_cluster  # noqa: E402
+from slidelab import api  # noqa: E402
+from slidelab.core.cluster import local_cluster  # noqa: E402
+from slidelab.core.control import run  # noqa: E402
+from slidelab.core.puzzles.sliding import SlidingPuzzle  # noqa: E402
 from slidelab.heuristics import get_heuristic  # noqa: E402
-from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
-from slidelab.scheduler import Scheduler  # noqa: E402
+from slidelab.run import scheduler  # noqa: E402
+from slidelab.run.scheduler import Scheduler  # noqa: E402
 from slidelab.search.contour import INF, next_bound  # noqa: E402
-from slidelab.search.control import run  # noqa: E402
 from slidelab.search.idastar import search_order  # noqa: E402
 from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, search_subtrees, split  # noqa: E402
 

@@ -23,11 +23,11 @@ sys.path.insert(0, str(ROOT / "pysrc"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_korf import GOAL, KORF_FILE, read_positions  # noqa: E402
+from slidelab.core.control import Limits, run  # noqa: E402
+from slidelab.core.puzzles.sliding import SlidingPuzzle  # noqa: E402
 from slidelab.heuristics import get_heuristic, pdb  # noqa: E402
 from slidelab.heuristics.pdb import frames  # noqa: E402
 from slidelab.heuristics.pdb.heuristic import pattern_database  # noqa: E402
-from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
-from slidelab.search.control import Limits, run  # noqa: E402
 from slidelab.search.idastar import idastar  # noqa: E402
 
 

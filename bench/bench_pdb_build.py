@@ -21,9 +21,10 @@ import time
 
 import numpy as np
 
-from slidelab.heuristics.pdb import builder_numpy, files
+from slidelab.core.puzzles.sliding import parse_shape
+from slidelab.heuristics.pdb import files
 from slidelab.heuristics.pdb.frames import group_manhattan
-from slidelab.puzzles.sliding import parse_shape
+from slidelab.space import pdb_builder_numpy as builder_numpy
 
 
 def main() -> None:

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "pysrc"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_24 import add_position_options, read_positions  # noqa: E402
-from slidelab import cluster  # noqa: E402
+from slidelab.core import cluster  # noqa: E402
 
 
 def command(board, args, address, *more) -> list:

@@ -18,15 +18,15 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "pysrc"))
 
 from slidelab import api  # noqa: E402
+from slidelab.core.control import Limits, run  # noqa: E402
+from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal  # noqa: E402
 from slidelab.heuristics import get_heuristic  # noqa: E402
-from slidelab.puzzles.sliding import SlidingPuzzle, default_goal  # noqa: E402
 from slidelab.search.best_first import best_first  # noqa: E402
 from slidelab.search.bfs import bfs  # noqa: E402
 from slidelab.search.bidirectional import bidirectional  # noqa: E402
-from slidelab.search.control import Limits, run  # noqa: E402
-from slidelab.search.explore import explore  # noqa: E402
 from slidelab.search.idastar import idastar  # noqa: E402
 from slidelab.search.iddfs import iddfs  # noqa: E402
+from slidelab.space.explore import explore  # noqa: E402
 
 HARDEST = "8 6 7/2 5 4/3 0 1"  # one of the two 3x3 positions 31 moves from the goal
 FARTHEST = [HARDEST, "6 4 7/8 5 0/3 2 1"]  # both

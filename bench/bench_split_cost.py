@@ -23,8 +23,9 @@ sys.path.insert(0, str(ROOT / "pysrc"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_korf import GOAL, KORF_FILE, read_positions  # noqa: E402
-from slidelab import api, scheduler  # noqa: E402
+from slidelab import api  # noqa: E402
 from slidelab.heuristics.pdb import files  # noqa: E402
+from slidelab.run import scheduler  # noqa: E402
 
 
 def timeline(board: str, tables: str) -> tuple[float, float, float]:

@@ -19,11 +19,11 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "pysrc"))
 
 from slidelab import api  # noqa: E402
+from slidelab.core.control import Limits, run  # noqa: E402
+from slidelab.core.puzzles.tokens import TokenPuzzle  # noqa: E402
 from slidelab.heuristics import get_heuristic  # noqa: E402
-from slidelab.puzzles.tokens import TokenPuzzle  # noqa: E402
 from slidelab.search import ALGORITHMS  # noqa: E402
-from slidelab.search.control import Limits, run  # noqa: E402
-from slidelab.search.explore import explore  # noqa: E402
+from slidelab.space.explore import explore  # noqa: E402
 
 
 def timed(call, runs):

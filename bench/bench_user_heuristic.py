@@ -27,14 +27,14 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "pysrc"))
 sys.path.insert(0, str(ROOT))
 
+from slidelab.core.control import Limits, run  # noqa: E402
+from slidelab.core.puzzles.sliding import SlidingPuzzle  # noqa: E402
 from slidelab.heuristics import get_heuristic  # noqa: E402
-from slidelab.heuristics.check import check_steps  # noqa: E402
 from slidelab.heuristics.examples import source  # noqa: E402
 from slidelab.heuristics.user import user_heuristic  # noqa: E402
-from slidelab.puzzles.sliding import SlidingPuzzle  # noqa: E402
 from slidelab.search.best_first import best_first  # noqa: E402
-from slidelab.search.control import Limits, run  # noqa: E402
 from slidelab.search.idastar import generic_idastar, idastar  # noqa: E402
+from slidelab.space.check import check_steps  # noqa: E402
 
 POSITIONS = ["8 6 7/2 5 4/3 0 1", "6 4 7/8 5 0/3 2 1"]  # the two 3x3 positions 31 moves from the goal
 

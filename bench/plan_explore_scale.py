@@ -29,10 +29,10 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "pysrc"))
 
-from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, neighbours, parse_shape, random_position  # noqa: E402
-from slidelab.search import dask_explore  # noqa: E402
-from slidelab.search.dask_explore import PARTITIONS_PER_THREAD  # noqa: E402
-from slidelab.search.indexed_explore import _rank  # noqa: E402
+from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal, neighbours, parse_shape, random_position  # noqa: E402
+from slidelab.space import dask_explore  # noqa: E402
+from slidelab.space.dask_explore import PARTITIONS_PER_THREAD  # noqa: E402
+from slidelab.space.indexed_explore import _rank  # noqa: E402
 
 GB, TB = 1e9, 1e12
 

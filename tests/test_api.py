@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from slidelab import api, api_solve
+from slidelab import api
+from slidelab.api import solving as api_solve
 
 
 def test_solve_answer_shape():
@@ -107,8 +108,8 @@ def test_describe_says_which_algorithms_are_shortest_take_a_weight_and_can_be_tr
 
 
 def test_workers_are_read_one_way_for_solve_and_explore():
-    from slidelab.requests import worker_count as _worker_count
-    from slidelab.workers import cores
+    from slidelab.contract.request import worker_count as _worker_count
+    from slidelab.core.workers import cores
 
     assert _worker_count({"workers": 0}, 2) == cores() and _worker_count({"workers": 3.0}, 2) == 3
     assert _worker_count({}, 2) == 2

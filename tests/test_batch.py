@@ -13,8 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from slidelab import batch, cli, cli_args, cli_batch
-from slidelab.puzzles.sliding import random_position
+from slidelab import batch, cli
+from slidelab.cli import args as cli_args
+from slidelab.cli import batch as cli_batch
+from slidelab.core.puzzles.sliding import random_position
 
 DATA = Path(__file__).parent / "data"
 KORF_GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"

@@ -1,4 +1,4 @@
-"""A batch's hard positions split over every worker (batch_split.py): the same optimal answers as one worker, the
+"""A batch's hard positions split over every worker (batch/split.py): the same optimal answers as one worker, the
 split search meeting subtrees in the serial search's order, every worker on the last hard position, and a worker
 that dies on a subtree replaced."""
 
@@ -8,13 +8,14 @@ import signal
 import tempfile
 from pathlib import Path
 
-from slidelab import api, batch, batch_split
-from slidelab.api_solve import estimator_of
-from slidelab.carriers import ForkedCarrier
-from slidelab.puzzles.sliding import SlidingPuzzle
-from slidelab.requests import parse_solve
-from slidelab.scheduler import parallel_idastar
-from slidelab.search.control import Limits, run
+from slidelab import api, batch
+from slidelab.api.solving import estimator_of
+from slidelab.batch import split as batch_split
+from slidelab.contract.request import parse_solve
+from slidelab.core.control import Limits, run
+from slidelab.core.puzzles.sliding import SlidingPuzzle
+from slidelab.run.carriers import ForkedCarrier
+from slidelab.run.scheduler import parallel_idastar
 
 HARD = "8 6 7/2 5 4/3 0 1"  # 31 moves; with the misplaced-tiles count, iterations of over 100,000 nodes
 EASY = ["1 2 3/4 5 6/7 0 8", "1 2 3/4 0 6/7 5 8", "4 1 3/7 2 6/0 5 8", "1 2 3/5 0 6/4 7 8"]
@@ -92,7 +93,7 @@ def test_a_worker_that_dies_on_a_subtree_is_replaced_and_the_position_solved(mon
 
 
 def test_only_unlimited_ida_star_batches_split():
-    assert batch_split.splits({"heuristic": "pdb"}, 2)
-    assert not batch_split.splits({"heuristic": "pdb"}, 1)
-    assert not batch_split.splits({"algorithm": "astar"}, 2)
-    assert not batch_split.splits({"max_nodes": 1000}, 2)
+    assert batch_split.splits_tail({"heuristic": "pdb"}, 2)
+    assert not batch_split.splits_tail({"heuristic": "pdb"}, 1)
+    assert not batch_split.splits_tail({"algorithm": "astar"}, 2)
+    assert not batch_split.splits_tail({"max_nodes": 1000}, 2)

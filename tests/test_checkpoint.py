@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from slidelab import api, cli, requests
+from slidelab import api, cli
+from slidelab.contract import request as requests
 from test_parallel_idastar import KORF_79, KORF_GOAL
 
 LIMITED = 150_000  # nodes: Korf's #79 with Manhattan distance on 2 workers has 104,805 before its last iteration
@@ -185,7 +186,7 @@ def test_a_killed_client_s_search_is_resumed_from_the_command_line(tmp_path, cap
 def test_the_progress_line_says_the_bound_nodes_rate_and_time_left(capsys):
     """In a log (stderr not a terminal), a line a minute: the rate of the last ten seconds, and the iteration's share
     and time left predicted from the last iteration's nodes times its growth (7,000 / 1,000: 49,000 predicted)."""
-    from slidelab.cli_text import SearchProgress
+    from slidelab.cli.text import SearchProgress
 
     progress = SearchProgress()
     done = 8_000  # the two iterations ended

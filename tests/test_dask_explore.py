@@ -10,13 +10,13 @@ distributed = pytest.importorskip("distributed")
 pytest.importorskip("numpy")
 psutil = pytest.importorskip("psutil")  # comes with distributed
 
-from slidelab import cluster  # noqa: E402
-from slidelab.errors import BadRequest, SearchLimit, TooLarge, Unavailable  # noqa: E402
-from slidelab.puzzles.sliding import SlidingPuzzle, default_goal  # noqa: E402
-from slidelab.search.control import Limits, run  # noqa: E402
-from slidelab.search.dask_explore import dask_explore  # noqa: E402
-from slidelab.search.explore import ExploreResult  # noqa: E402
-from slidelab.search.indexed_explore import indexed_explore  # noqa: E402
+from slidelab.core import cluster  # noqa: E402
+from slidelab.core.control import Limits, run  # noqa: E402
+from slidelab.core.errors import BadRequest, SearchLimit, TooLarge, Unavailable  # noqa: E402
+from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal  # noqa: E402
+from slidelab.space.dask_explore import dask_explore  # noqa: E402
+from slidelab.space.explore import ExploreResult  # noqa: E402
+from slidelab.space.indexed_explore import indexed_explore  # noqa: E402
 from test_indexed_explore import DEPTHS_3X4  # noqa: E402
 
 PROGRESS_KEYS = {"type", "expanded", "generated", "stored", "depth", "elapsed_s", "nodes_per_s", "positions", "total"}

@@ -9,7 +9,8 @@ import pytest
 distributed = pytest.importorskip("distributed")
 psutil = pytest.importorskip("psutil")  # comes with distributed
 
-from slidelab import api, cli, cluster  # noqa: E402
+from slidelab import api, cli  # noqa: E402
+from slidelab.core import cluster  # noqa: E402
 from test_dask_explore import no_new_workers, worker_processes  # noqa: E402
 from test_parallel_idastar import KORF_79, KORF_GOAL  # noqa: E402
 
@@ -103,9 +104,9 @@ def test_the_command_line(scheduler, capsys):
 
 def test_a_task_stops_at_its_next_report_once_its_search_has_ended(scheduler):
     """A Python thread cannot be killed: a task of a search that has ended (its Dask Event set) stops itself."""
-    from slidelab.api_pool import split_of
-    from slidelab.carriers import _search_on_dask
-    from slidelab.scheduler import Task
+    from slidelab.api.split_search import split_of
+    from slidelab.run.carriers import _search_on_dask
+    from slidelab.run.scheduler import Task
 
     client = distributed.Client(scheduler, set_as_default=False)
     try:
@@ -135,7 +136,7 @@ def test_a_search_stopped_on_dask_goes_on_from_its_checkpoint(scheduler, tmp_pat
 
 
 def test_a_worker_that_joins_gets_work(monkeypatch):
-    from slidelab.carriers import DaskCarrier
+    from slidelab.run.carriers import DaskCarrier
 
     monkeypatch.setattr(DaskCarrier, "COUNT_EVERY_S", 0.2)
     before = worker_processes()
@@ -158,9 +159,9 @@ def test_a_worker_that_joins_gets_work(monkeypatch):
 def test_a_gone_client_s_task_frees_its_worker():
     """A client killed mid-search leaves its tasks cancelled: each stops at its next report, and the worker (one
     thread) takes the next client's work at once, not minutes later."""
-    from slidelab.api_pool import split_of
-    from slidelab.carriers import _search_on_dask
-    from slidelab.scheduler import Task
+    from slidelab.api.split_search import split_of
+    from slidelab.run.carriers import _search_on_dask
+    from slidelab.run.scheduler import Task
 
     with cluster.local_cluster(1) as local:
         gone = distributed.Client(local.scheduler_address, set_as_default=False)

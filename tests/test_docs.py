@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from slidelab import cli
+from slidelab.cli.parser import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -50,7 +50,7 @@ def test_the_readme_fits_on_a_few_screens():
 
 def test_the_command_line_reference_names_every_command_and_option():
     reference = (ROOT / "docs" / "cli.md").read_text()
-    parser = cli.build_parser()
+    parser = build_parser()
     commands = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction").choices
     missing = []
     for name, sub in commands.items():

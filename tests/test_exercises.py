@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from slidelab import cli
-from slidelab.exercises import ExerciseError, make_handin, read_exercise, read_handin, shipped, shipped_text
-from slidelab.exercises.format import HANDIN_VERSION, schema
-from slidelab.exercises.grade import grade_all, grade_handin, truths
+from slidelab.course import ExerciseError, make_handin, read_exercise, read_handin, shipped, shipped_text
+from slidelab.course.format import HANDIN_VERSION, schema
+from slidelab.course.grade import grade_all, grade_handin, truths
 from slidelab.heuristics.examples import source
 
 ROOT = Path(__file__).resolve().parents[1]

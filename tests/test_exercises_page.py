@@ -1,4 +1,4 @@
-"""The page's exercise calls (exercises/page.py) as its workers answer them: open, hand in, and grading with h's
+"""The page's exercise calls (course/page.py) as its workers answer them: open, hand in, and grading with h's
 values from another worker, which must give the command line's rows."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 import pytest
 
 from slidelab import api
-from slidelab.exercises import page, read_exercise
-from slidelab.exercises.grade import grade_handin, truths
+from slidelab.course import page, read_exercise
+from slidelab.course.grade import grade_handin, truths
 from slidelab.heuristics.examples import source
 from test_exercises import MISBEHAVING, SMALL, handin
 
@@ -102,7 +102,7 @@ def test_a_damaged_or_huge_hand_in_is_a_row_of_its_own():
 def test_the_pages_csv_is_the_command_lines():
     import io
 
-    from slidelab.exercises.grade import write_csv
+    from slidelab.course.grade import write_csv
 
     small = read_exercise(SMALL)
     ask, _ = evaluating_worker()

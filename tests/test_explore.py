@@ -2,11 +2,12 @@
 
 import pytest
 
-from slidelab import api, api_space
-from slidelab.errors import Cancelled, SearchLimit, TooLarge
-from slidelab.puzzles.sliding import SlidingPuzzle, default_goal
-from slidelab.search.control import Limits, run
-from slidelab.search.explore import _generic, _sliding_kernel, explore
+from slidelab import api
+from slidelab.api import space as api_space
+from slidelab.core.control import Limits, run
+from slidelab.core.errors import Cancelled, SearchLimit, TooLarge
+from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal
+from slidelab.space.explore import _generic, _sliding_kernel, explore
 
 DEPTHS_3X3 = [1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878, 16993,
               17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2]

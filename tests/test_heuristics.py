@@ -5,10 +5,10 @@ import random
 
 import pytest
 
+from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal, random_position
 from slidelab.heuristics import HEURISTICS, get_heuristic, pdb
 from slidelab.heuristics.linear_conflict import removals
 from slidelab.heuristics.walking_distance import inversion_steps, walking_table
-from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, random_position
 
 NAMES = ["manhattan", "linear_conflict", "walking_distance", "pdb"]
 CONSISTENT = ["manhattan", "linear_conflict", "walking_distance"]  # pattern databases are not (a jump can exceed 1)
@@ -157,6 +157,6 @@ def test_every_new_heuristic_is_registered_for_sliding_puzzles():
 
 
 def test_walking_distance_refuses_large_boards():
-    from slidelab.errors import BadRequest
+    from slidelab.core.errors import BadRequest
     with pytest.raises(BadRequest, match="up to 4x4"):
         get_heuristic("walking_distance", SlidingPuzzle(5, 5, default_goal(5, 5)))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from slidelab import api
-from slidelab.errors import SlideLabError
+from slidelab.core.errors import SlideLabError
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "web"

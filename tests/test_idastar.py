@@ -4,9 +4,9 @@ import random
 
 import pytest
 
+from slidelab.core.control import Limits, run
+from slidelab.core.puzzles.sliding import SlidingPuzzle, random_position
 from slidelab.heuristics import get_heuristic
-from slidelab.puzzles.sliding import SlidingPuzzle, random_position
-from slidelab.search.control import Limits, run
 from slidelab.search.idastar import generic_idastar, idastar
 
 KNOWN = [

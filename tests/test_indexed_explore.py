@@ -7,13 +7,13 @@ from itertools import pairwise
 
 import pytest
 
-from slidelab.errors import Cancelled, SearchLimit, TooLarge, Unavailable
-from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, random_position
-from slidelab.search import control
-from slidelab.search import indexed_explore as module
-from slidelab.search.control import Limits, run
-from slidelab.search.explore import ExploreResult, explore
-from slidelab.search.indexed_explore import indexed_explore
+from slidelab.core import control
+from slidelab.core.control import Limits, run
+from slidelab.core.errors import Cancelled, SearchLimit, TooLarge, Unavailable
+from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal, random_position
+from slidelab.space import indexed_explore as module
+from slidelab.space.explore import ExploreResult, explore
+from slidelab.space.indexed_explore import indexed_explore
 
 needs_numpy = pytest.mark.skipif(importlib.util.find_spec("numpy") is None,
                                  reason='numpy is not installed (pip install ".[scale]")')

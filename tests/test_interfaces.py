@@ -3,13 +3,13 @@ algorithm has to probe for a capability."""
 
 import pytest
 
+from slidelab.core.puzzles.interface import Puzzle
+from slidelab.core.puzzles.sliding import SlidingPuzzle
+from slidelab.core.puzzles.tokens import TokenPuzzle
 from slidelab.heuristics import HEURISTICS, get_heuristic
 from slidelab.heuristics.estimator import Estimator
 from slidelab.heuristics.examples import source
 from slidelab.heuristics.user import user_heuristic
-from slidelab.puzzles.interface import Puzzle
-from slidelab.puzzles.sliding import SlidingPuzzle
-from slidelab.puzzles.tokens import TokenPuzzle
 
 PUZZLES = {
     "3x3": SlidingPuzzle.from_text("8 6 7/2 5 4/3 0 1"),

@@ -13,9 +13,9 @@ from itertools import pairwise
 import pytest
 
 from slidelab import api
+from slidelab.core.control import Limits, run
+from slidelab.core.puzzles.sliding import SlidingPuzzle
 from slidelab.heuristics import get_heuristic, pdb
-from slidelab.puzzles.sliding import SlidingPuzzle
-from slidelab.search.control import Limits, run
 from slidelab.search.idastar import idastar
 
 # Korf (1985), with its source
@@ -84,7 +84,7 @@ def test_hardest_3x4_position_is_53_moves():
 
 
 def test_a_long_search_reports_progress_about_every_100_ms_and_stops_at_its_limit():
-    from slidelab.errors import SearchLimit
+    from slidelab.core.errors import SearchLimit
     _tables("4x4")
     puzzle = SlidingPuzzle(4, 4, KORF[82][1], tuple(range(16)))  # seconds of search, four lookups
     times = []

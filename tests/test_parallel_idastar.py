@@ -10,10 +10,11 @@ import sys
 
 import pytest
 
-from slidelab import api, requests
-from slidelab.puzzles.sliding import SlidingPuzzle, random_position
+from slidelab import api
+from slidelab.contract import request as requests
+from slidelab.core.puzzles.sliding import SlidingPuzzle, random_position
+from slidelab.core.workers import MAX_TRIES, ForkedPool, cores
 from slidelab.search.parallel_idastar import split
-from slidelab.workers import MAX_TRIES, ForkedPool, cores
 
 KORF_79 = "0 1 9 7/11 13 5 3/14 12 4 2/8 6 10 15"  # 42 moves, the easiest of Korf's 100 (540,860 nodes with Manhattan)
 KORF_GOAL = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
@@ -237,7 +238,7 @@ def _drive_as_the_page_does(request, workers=2, lose=0, fail=False, forge=False)
     the other worker searches one queued task per question (api.subtree_steps, as a Web Worker would); the first
     `lose` tasks it is handed are lost once (their runtime died), with `fail` the first answers an error, and with
     `forge` every answer claims a solution that is not one. Returns (the solve answer, its iteration events)."""
-    from slidelab.search.control import run
+    from slidelab.core.control import run
 
     steps = api.solve_steps(dict(request, engine="page", workers=workers, split_after_s=0))
     base, waiting, events, reply = None, [], [], None
@@ -347,7 +348,7 @@ def test_a_token_search_split_over_workers_proves_its_goal_reachable_as_a_solve_
     ({"board": "8 6 7/2 5 4/3 0 1", "split_for": 2, "max_seconds": 5}, "a search split over workers takes no"),
 ])
 def test_bad_split_requests_are_refused(request_, message):
-    from slidelab.search.control import run
+    from slidelab.core.control import run
 
     answer = run(api.subtree_steps(dict(request_, subtree=0, bound=30)))
     assert answer["error"]["code"] == "invalid" and message in answer["error"]["message"]
@@ -356,8 +357,8 @@ def test_bad_split_requests_are_refused(request_, message):
 def test_a_subtree_request_reports_as_often_as_it_is_asked():
     """The page's pool workers report every PageCarrier.PROGRESS_S (a stop reaches them when they report); a batch's
     keep the default interval."""
-    from slidelab.api_pool import split_of
-    from slidelab.search.control import CHECK_EVERY
+    from slidelab.api.split_search import split_of
+    from slidelab.core.control import CHECK_EVERY
 
     request = {"board": "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3", "goal": "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15",
                "heuristic": "manhattan", "split_for": 1}  # Korf's #1: 57 moves
@@ -374,9 +375,9 @@ def test_a_subtree_request_reports_as_often_as_it_is_asked():
 
 
 def test_bad_subtree_requests_and_answers_are_refused():
-    from slidelab.api_pool import searched_of
-    from slidelab.errors import BadRequest
-    from slidelab.search.control import run
+    from slidelab.api.split_search import searched_of
+    from slidelab.core.control import run
+    from slidelab.core.errors import BadRequest
 
     base = {"board": "8 6 7/2 5 4/3 0 1", "split_for": 2}
     for extra in ({"subtree": 99, "bound": 30}, {"subtree": "0", "bound": 30}, {"subtree": 0, "bound": None}):
@@ -390,7 +391,7 @@ def test_bad_subtree_requests_and_answers_are_refused():
 
 
 def test_a_group_of_subtrees_is_searched_as_its_members_are_one_by_one():
-    from slidelab.search.control import run
+    from slidelab.core.control import run
 
     base = {"board": "8 6 7/2 5 4/3 0 1", "heuristic": "manhattan", "split_for": 2}
     bound = 21 + 6  # Manhattan's 21 is the first bound
@@ -417,8 +418,8 @@ def test_groups_join_small_neighbours_and_leave_every_worker_two_tasks():
 def test_a_first_round_tells_which_subtrees_are_a_handful_of_nodes():
     """Before a subtree is searched its size is unknown (0), but for one whose root's f is the bound: 1 (its root,
     and children cut but those that keep f), so that such subtrees travel together."""
+    from slidelab.core.control import Stats
     from slidelab.heuristics import get_heuristic
-    from slidelab.search.control import Stats
     from slidelab.search.parallel_idastar import iterations
 
     puzzle = SlidingPuzzle(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1), (1, 2, 3, 4, 5, 6, 7, 8, 0))
@@ -480,8 +481,8 @@ def test_warm_prepares_the_kernel_for_a_split_search_before_it_starts():
 def test_the_pages_solver_ends_at_once_when_its_own_task_finds_a_solution():
     """PageCarrier.poll: a solution in the solver's own task is handed to the scheduler at once (the page stops the
     other workers when the answer comes); a task that ends without one is reported with the next question."""
-    from slidelab.carriers import PageCarrier
-    from slidelab.scheduler import Ask, Done, Task
+    from slidelab.run.carriers import PageCarrier
+    from slidelab.run.scheduler import Ask, Done, Task
     from slidelab.search.contour import INF
     from slidelab.search.parallel_idastar import Searched
 

@@ -6,14 +6,15 @@ import random
 import pytest
 
 from slidelab import api
-from slidelab.errors import BadRequest, MissingData
+from slidelab.core.control import Limits, run
+from slidelab.core.errors import BadRequest, MissingData
+from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal, random_position
 from slidelab.heuristics import get_heuristic, pdb
-from slidelab.heuristics.pdb import builder, files, frames
-from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, random_position
-from slidelab.search.control import Limits, run
+from slidelab.heuristics.pdb import files, frames
 from slidelab.search.idastar import generic_idastar, idastar
 from slidelab.search.pdb_idastar import DUPLICATES as pdb_duplicates
 from slidelab.search.pdb_idastar import pdb_idastar
+from slidelab.space import pdb_builder as builder
 
 
 @pytest.fixture
@@ -79,7 +80,7 @@ def test_build_is_reproducible_and_both_builders_agree():
     b = builder.build_table(3, 4, (1, 4, 5, 8))
     assert a == b
     assert files.encode(3, 4, (1, 4, 5, 8), a) == files.encode(3, 4, (1, 4, 5, 8), b)
-    builder_numpy = pytest.importorskip("slidelab.heuristics.pdb.builder_numpy")
+    builder_numpy = pytest.importorskip("slidelab.space.pdb_builder_numpy")
     assert builder_numpy.build_table_numpy(3, 4, (1, 4, 5, 8)) == a
     assert builder_numpy.build_table_numpy(2, 4, (1, 2, 3, 4, 5, 6)) == builder.build_table(2, 4, (1, 2, 3, 4, 5, 6))
 
@@ -240,7 +241,7 @@ def test_mirror_lookup_is_used_on_square_boards_only():
 
 
 def test_kernel_honours_limits():
-    from slidelab.errors import SearchLimit
+    from slidelab.core.errors import SearchLimit
     puzzle = SlidingPuzzle(2, 4, (7, 6, 5, 4, 3, 2, 1, 0))
     with pytest.raises(SearchLimit):
         run(pdb_idastar(puzzle, get_heuristic("pdb", puzzle), Limits(max_nodes=1)))
@@ -379,7 +380,7 @@ def test_a_fresh_install_solves_the_15_puzzle_at_once_from_the_packaged_tables(c
     def no_build(*args, **kwargs):
         raise AssertionError("a packaged table was built again")
 
-    monkeypatch.setattr(files, "build", no_build)
+    monkeypatch.setattr(builder, "build", no_build)  # where a missing table would be built
     puzzle = SlidingPuzzle(4, 4, default_goal(4, 4))
     assert pdb.available(puzzle)
     answer = api.solve({"board": "1 2 3 4/5 6 7 8/9 10 11 12/13 0 14 15", "heuristic": "pdb"})

@@ -7,11 +7,11 @@ from collections import deque
 import pytest
 
 import test_pdb_ranked
+from slidelab.core.control import Limits, run
+from slidelab.core.puzzles.sliding import SlidingPuzzle, neighbours, random_position
 from slidelab.heuristics import get_heuristic, pdb
 from slidelab.heuristics.pdb import files, frames
 from slidelab.heuristics.pdb.dual import covers, goal_region
-from slidelab.puzzles.sliding import SlidingPuzzle, neighbours, random_position
-from slidelab.search.control import Limits, run
 from slidelab.search.idastar import generic_idastar
 from slidelab.search.pdb_idastar import pdb_idastar
 
@@ -69,7 +69,7 @@ def test_a_table_with_the_blank_elsewhere_is_named_built_and_read_back_with_it(c
     assert table[rank_of(8, [0, 4, 5])] == 0 and table[rank_of(8, [0, 4, 6])] == 1
     assert goal_region(2, 4, (0, 4, 5), 1) == {1, 2, 3, 6, 7}
     # a direct table's cells hold cell 0 where the goal's blank is elsewhere: its files read as before
-    from slidelab.heuristics.pdb import builder
+    from slidelab.space import pdb_builder as builder
     direct = builder.build(3, 3, (0, 1, 2, 3))
     assert files.decode(files.encode(3, 3, (0, 1, 2, 3), direct)) == ("3x3_0-1-2-3.slpdb", direct)
 

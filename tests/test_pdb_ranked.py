@@ -14,17 +14,18 @@ import zlib
 import pytest
 
 from slidelab import api
-from slidelab.errors import BadRequest, MissingData
+from slidelab.core.control import Limits, run
+from slidelab.core.errors import BadRequest, MissingData
+from slidelab.core.puzzles.sliding import SlidingPuzzle, neighbours, random_position
 from slidelab.heuristics import get_heuristic, pdb
-from slidelab.heuristics.pdb import builder, files, frames
+from slidelab.heuristics.pdb import files, frames
 from slidelab.heuristics.pdb.placement_index import cells_of, rank_change, rank_of
-from slidelab.puzzles.sliding import SlidingPuzzle, neighbours, random_position
-from slidelab.search.control import Limits, run
 from slidelab.search.idastar import generic_idastar
 from slidelab.search.pdb_idastar import pdb_idastar
+from slidelab.space import pdb_builder as builder
 
 np = pytest.importorskip("numpy")
-builder_numpy = pytest.importorskip("slidelab.heuristics.pdb.builder_numpy")
+builder_numpy = pytest.importorskip("slidelab.space.pdb_builder_numpy")
 
 
 @pytest.fixture

@@ -3,9 +3,10 @@
 import pytest
 
 from slidelab import api
+from slidelab.core import control
+from slidelab.core.puzzles.tokens import TokenPuzzle
 from slidelab.heuristics import get_heuristic
-from slidelab.puzzles.tokens import TokenPuzzle
-from slidelab.search import ALGORITHMS, control, pdb_idastar
+from slidelab.search import ALGORITHMS, pdb_idastar
 
 PROGRESS_KEYS = {"type", "expanded", "generated", "stored", "elapsed_s", "nodes_per_s"}
 HARD_3X3 = "8 6 7/2 5 4/3 0 1"  # 31 moves
@@ -16,9 +17,9 @@ def report_at_every_check(monkeypatch):
     """Progress at every look at the clock, and a look at every node, so that small searches report too."""
     import importlib
     monkeypatch.setattr(control, "PROGRESS_INTERVAL", 0)
-    for name in ("bfs", "bidirectional", "best_first", "idastar", "tile_table_idastar", "incremental_idastar",
-                 "pdb_idastar", "explore"):
-        module = importlib.import_module(f"slidelab.search.{name}")
+    for name in ("search.bfs", "search.bidirectional", "search.best_first", "search.idastar",
+                 "search.tile_table_idastar", "search.incremental_idastar", "search.pdb_idastar", "space.explore"):
+        module = importlib.import_module(f"slidelab.{name}")
         if hasattr(module, "CHECK_EVERY"):
             monkeypatch.setattr(module, "CHECK_EVERY", 1)
     monkeypatch.setattr(pdb_idastar, "RECURSE_SLACK", 0)

@@ -6,9 +6,9 @@ import random
 import pytest
 
 from slidelab import api
+from slidelab.core.control import Limits, run
+from slidelab.core.puzzles.sliding import SlidingPuzzle, random_position
 from slidelab.heuristics import get_heuristic
-from slidelab.puzzles.sliding import SlidingPuzzle, random_position
-from slidelab.search.control import Limits, run
 from slidelab.search.quick import _cancel, _lines, quick
 
 SHAPES = [(5, 5), (4, 4), (6, 6), (3, 7), (7, 3), (2, 6), (6, 2), (2, 2), (3, 3), (4, 6)]

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from slidelab import api, requests
-from slidelab.schema import answer_errors, schema
+from slidelab import api
+from slidelab.contract import request as requests
+from slidelab.contract.schema import answer_errors, schema
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -25,7 +26,7 @@ def h(board):
 
 def test_the_schema_in_the_docs_is_current_and_a_valid_schema():
     written = json.loads((ROOT / "docs" / "api.schema.json").read_text(encoding="utf-8"))
-    assert written == schema(), "regenerate it: python -m slidelab.schema > docs/api.schema.json"
+    assert written == schema(), "regenerate it: python -m slidelab.contract.schema > docs/api.schema.json"
     jsonschema.Draft202012Validator.check_schema(written)
     defs = written["$defs"]
     assert {"solve_request", "trace_request", "explore_request", "check_heuristic_request", "split_request",
@@ -95,7 +96,7 @@ def test_the_parsed_request_is_frozen_and_says_what_the_parse_worked_out():
     assert bfs.method.used == "zero" and bfs.method.answered is None and bfs.method.weight is None
     split = requests.parse_solve({"board": HARDEST_8, "workers": 3, "engine": "page"}).parallel
     assert split == requests.Parallel(3, "page", None, 0.05)  # the page's pool splits only longer searches
-    from slidelab.workers import cores
+    from slidelab.core.workers import cores
 
     on_dask = requests.parse_solve({"board": HARDEST_8, "scheduler": "tcp://127.0.0.1:8786"}).parallel
     assert on_dask == requests.Parallel(cores(), "dask", "tcp://127.0.0.1:8786")  # a cluster: one per core by default

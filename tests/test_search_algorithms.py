@@ -5,14 +5,14 @@ import random
 
 import pytest
 
-from slidelab.errors import Unsolvable
+from slidelab.core.control import Limits, run
+from slidelab.core.errors import Unsolvable
+from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal, format_board
 from slidelab.heuristics import get_heuristic
-from slidelab.puzzles.sliding import SlidingPuzzle, default_goal, format_board
 from slidelab.search import ALGORITHMS
 from slidelab.search.best_first import best_first
 from slidelab.search.bfs import bfs
 from slidelab.search.bidirectional import bidirectional
-from slidelab.search.control import Limits, run
 from slidelab.search.idastar import idastar
 from slidelab.search.iddfs import iddfs
 from slidelab.search.spaces import PackedSlidingSpace, PuzzleSpace

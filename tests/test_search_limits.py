@@ -5,11 +5,11 @@ from itertools import pairwise
 import pytest
 
 from slidelab import api
-from slidelab.errors import Cancelled, SearchLimit, TooLarge
+from slidelab.core.control import CHECK_EVERY, Limits, run
+from slidelab.core.errors import Cancelled, SearchLimit, TooLarge
+from slidelab.core.puzzles.sliding import SlidingPuzzle
 from slidelab.heuristics import get_heuristic
-from slidelab.puzzles.sliding import SlidingPuzzle
 from slidelab.search import ALGORITHMS
-from slidelab.search.control import CHECK_EVERY, Limits, run
 
 HARDEST = "8 6 7/2 5 4/3 0 1"
 FIFTEEN = "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"  # 80 moves from the goal

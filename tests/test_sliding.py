@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from slidelab.errors import InvalidBoard, Unsolvable
-from slidelab.puzzles.sliding import (
+from slidelab.core.errors import InvalidBoard, Unsolvable
+from slidelab.core.puzzles.sliding import (
     SlidingPuzzle,
     default_goal,
     format_board,

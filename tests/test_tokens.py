@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from slidelab.errors import InvalidBoard, Unsolvable
-from slidelab.puzzles.tokens import PRESETS, PROOF_LIMIT, TokenPuzzle, parse_token_board, token_puzzle
+from slidelab.core.errors import InvalidBoard, Unsolvable
+from slidelab.core.puzzles.tokens import PRESETS, PROOF_LIMIT, TokenPuzzle, parse_token_board, token_puzzle
 
 
 def knights():

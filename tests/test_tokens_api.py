@@ -5,7 +5,7 @@ import json
 import pytest
 
 from slidelab import api, cli
-from slidelab.puzzles.tokens import PROOF_LIMIT, TokenPuzzle
+from slidelab.core.puzzles.tokens import PROOF_LIMIT, TokenPuzzle
 
 
 def test_solve_knights_answer():

@@ -5,9 +5,9 @@ from itertools import permutations
 
 import pytest
 
+from slidelab.core.puzzles.tokens import TokenPuzzle
 from slidelab.heuristics import get_heuristic
 from slidelab.heuristics.tokens import CHUNK_BITS, graph_distances, min_assignment
-from slidelab.puzzles.tokens import TokenPuzzle
 
 
 def distances_to_goal(puzzle):

@@ -4,12 +4,12 @@ import random
 
 import pytest
 
-from slidelab.errors import Unsolvable
+from slidelab.core.control import Limits, run
+from slidelab.core.errors import Unsolvable
+from slidelab.core.puzzles.tokens import TokenPuzzle
 from slidelab.heuristics import get_heuristic
-from slidelab.puzzles.tokens import TokenPuzzle
 from slidelab.search import ALGORITHMS
-from slidelab.search.control import Limits, run
-from slidelab.search.explore import explore
+from slidelab.space.explore import explore
 
 KNIGHT_CELLS = "BBBWWW......"
 

@@ -7,9 +7,9 @@ from itertools import pairwise
 import pytest
 
 from slidelab import api, cli
+from slidelab.core.control import Limits, run
+from slidelab.core.puzzles.sliding import SlidingPuzzle
 from slidelab.heuristics import get_heuristic
-from slidelab.puzzles.sliding import SlidingPuzzle
-from slidelab.search.control import Limits, run
 from slidelab.search.idastar import generic_idastar
 from slidelab.search.iddfs import ZeroEstimator
 from test_progress import events_of

@@ -13,12 +13,12 @@ import pytest
 
 from slidelab import api
 from slidelab.cli import main
-from slidelab.errors import UserCodeError
+from slidelab.core.errors import UserCodeError
+from slidelab.core.puzzles.sliding import SlidingPuzzle, random_position
 from slidelab.heuristics import get_heuristic
-from slidelab.heuristics.check import _korf_positions
 from slidelab.heuristics.examples import source
 from slidelab.heuristics.user import user_heuristic
-from slidelab.puzzles.sliding import SlidingPuzzle, random_position
+from slidelab.space.check import _korf_positions
 
 HARDEST_8 = "8 6 7/2 5 4/3 0 1"  # 31 moves
 EXAMPLES = Path(__file__).resolve().parents[1] / "pysrc" / "slidelab" / "heuristics" / "examples"

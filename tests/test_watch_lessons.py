@@ -1,5 +1,5 @@
 """The numbers of Watch the search's lessons are the engine's: the lessons are exercises (pysrc/slidelab/data/lessons,
-read by exercises/lessons.py into api.describe()["lessons"], which the page shows), and each figure their texts quote
+read by course/lessons.py into api.describe()["lessons"], which the page shows), and each figure their texts quote
 (a measure task's `expected`) is checked here against what `solve` and `trace` report, and against the grading's own
 right answers."""
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from slidelab import api
-from slidelab.exercises.grade import truths
-from slidelab.exercises.lessons import lessons as lesson_exercises
+from slidelab.course.grade import truths
+from slidelab.course.lessons import lessons as lesson_exercises
 from slidelab.heuristics.examples import source
 
 TRACE_STEPS = api.MAX_TRACE_STEPS  # what the panel lets a student watch (from api.describe())

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from slidelab.workers import MAX_TRIES, ForkedPool, GaveUp, cores, how_it_ended
+from slidelab.core.workers import MAX_TRIES, ForkedPool, GaveUp, cores, how_it_ended
 
 ROOT = Path(__file__).resolve().parents[1]
 KORF_1 = "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3"  # 57 moves: minutes with Manhattan distance

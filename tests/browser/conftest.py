@@ -84,7 +84,7 @@ def answers_kept(page) -> None:
 def answers_against_schema(page) -> list[str]:
     """What is wrong, by docs/api.schema.json, with the answers the page's workers gave since answers_kept: every
     answer of a typed call, and every error answer; the kept answers are then forgotten."""
-    from slidelab.schema import answer_errors
+    from slidelab.contract.schema import answer_errors
 
     kept = page.evaluate("() => (globalThis.slidelabAnswers || []).splice(0)")
     wrong = []

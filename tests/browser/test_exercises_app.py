@@ -19,8 +19,8 @@ from test_accessibility import serious_violations
 from test_offline import open_ready, wait_controlled
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the 3x4 exercise the CPython tests grade
-from slidelab.exercises import read_exercise
-from slidelab.exercises.grade import grade_all, write_csv
+from slidelab.course import read_exercise
+from slidelab.course.grade import grade_all, write_csv
 from slidelab.heuristics.examples import source
 from test_exercises_page import BIG  # noqa: E402
 
@@ -91,7 +91,7 @@ def h(board):
 
 
 def handin(student, code, answers=None) -> str:
-    from slidelab.exercises import make_handin
+    from slidelab.course import make_handin
 
     return json.dumps(make_handin(read_exercise(WEEK), student, answers or {}, {"yours": code}, "test"))
 

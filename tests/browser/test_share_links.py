@@ -127,8 +127,8 @@ BAD_BOARDS = ["1 2/3 4", "1 2/3 1", "1 5/0 0", "5 2/3 0", "1 2 3/4 9 6/7 8 9", "
 
 
 def test_board_text_is_refused_for_the_same_reason_as_by_the_engine(share: Page):
-    from slidelab.errors import InvalidBoard
-    from slidelab.puzzles.sliding import parse_board
+    from slidelab.core.errors import InvalidBoard
+    from slidelab.core.puzzles.sliding import parse_board
 
     def engine_reason(text):
         try:

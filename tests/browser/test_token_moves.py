@@ -1,5 +1,5 @@
 """tokens.js's move rules pinned to the engine's: on many boards, the legal moves the page offers and the board each
-one leads to are the ones slidelab.puzzles.tokens gives (the page plays token puzzles before Python has loaded)."""
+one leads to are the ones slidelab.core.puzzles.tokens gives (the page plays token puzzles before Python has loaded)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 import pytest
 from playwright.sync_api import Page
 
-from slidelab.puzzles.tokens import PRESETS, RULES, TokenPuzzle, format_token_board, parse_token_board
+from slidelab.core.puzzles.tokens import PRESETS, RULES, TokenPuzzle, format_token_board, parse_token_board
 
 pytestmark = pytest.mark.browser
 

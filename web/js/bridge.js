@@ -221,7 +221,7 @@ export class Solver {
     }
   }
 
-  /** An exercise call that runs no code (exercises/page.py): 'open' ({id} or {text}) or 'hand_in'. */
+  /** An exercise call that runs no code (course/page.py): 'open' ({id} or {text}) or 'hand_in'. */
   exercise(name, request) {
     return this.#call('exercise', name, undefined, { more: [request] });
   }

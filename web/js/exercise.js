@@ -5,7 +5,7 @@
 //   exercises.setCatalogue(await solver.describe());   // the shipped list (describe().exercises); opens what waits
 //   exercises.take(location.hash);  // #exercise=ID-or-URL or #exercise-text=TOML (percent-encoded) opens here: ''
 //
-// The engine reads the exercise (exercises/page.py): this module only shows what it answered. A student's work
+// The engine reads the exercise (course/page.py): this module only shows what it answered. A student's work
 // (answers, code, name) is kept in this browser per exercise (localStorage, by the exercise's SHA-256), and so is the
 // exercise open last, so both survive a reload and going offline; "Clear my work" forgets it. "Hand in" saves one
 // file; nothing is uploaded. "Check my work" grades it here as a teacher's page would (grader.js).

@@ -1,5 +1,5 @@
 // Grading hand-ins in the page, as `slidelab grade` does on the command line and with the same code
-// (exercises/page.py and grade.py): each hand-in is graded afresh, never trusting what its file says.
+// (course/page.py and grade.py): each hand-in is graded afresh, never trusting what its file says.
 //
 //   const grader = new Grader({ makeSolver: () => new Solver({...}), lanes: 2 });
 //   const rows = await grader.grade(toml, [{ name, text }], { onRow(row, index) {}, onStart(index) {} });

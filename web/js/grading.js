@@ -4,7 +4,7 @@
 // column and downloads as the CSV `slidelab grade --csv` writes (the engine writes both).
 //
 //   const table = new GradeTable(element, { makeGrader, solver, exercise: () => openExercise, onBoard });
-//   table.setExercise(exercise);   // the exercise open (its answer from exercises/page.py's open)
+//   table.setExercise(exercise);   // the exercise open (its answer from course/page.py's open)
 //   table.details(row);            // one row's tasks and criteria as an element (a student's own check)
 
 import { errorText, escapeHTML, formatCount, t } from './i18n.js';

@@ -18,7 +18,7 @@ export { version };
 // module drops the snapshots it does not use
 const CACHE = `slidelab ${new URL('../', import.meta.url).pathname} snapshot`;
 const START_NOTE = 'Python started from the stored snapshot';  // for the console (and the browser tests)
-const PRELOAD = 'import asyncio, json\nimport slidelab.api';
+const PRELOAD = 'import asyncio, json\nfrom slidelab import api\napi.preload()';  // what the first answers use
 // a restored snapshot repeats its random state and its string hashes: reseed `random` if it was imported
 const RESEED = "import sys\nif 'random' in sys.modules: sys.modules['random'].seed()";
 

@@ -46,7 +46,7 @@ export class Watch {
   #last = 0;
   #carry = 0;
   #running = false;  // a trace or a lesson's solve is in flight
-  lessons = [];      // the lessons (api.describe().lessons: exercises/lessons.py), once the catalogue has come
+  lessons = [];      // the lessons (api.describe().lessons: course/lessons.py), once the catalogue has come
   #enabled = false;
   #board = null;     // the position traced (the board object the app gave)
   #selected = -1;

@@ -12,8 +12,7 @@ import js
 from polyscript import xworker
 from pyodide.ffi import can_run_sync, run_sync, to_js
 
-from slidelab import api
-from slidelab.exercises import page as exercises
+from slidelab import api  # its parts are imported on first use: the page's first answer loads only what it needs
 
 # Requests are numbered; cancel() cancels every one started before it (a flag that a new request cleared could lose
 # a cancel aimed at the previous one).
@@ -97,7 +96,7 @@ async def trace(request):
 # a pool worker of the page's split search (web/js/pool.js): the subtrees the page's solver hands it, reporting every
 # PageCarrier.PROGRESS_S (a stop reaches this worker when it reports)
 async def subtree(request):
-    from slidelab.carriers import PageCarrier
+    from slidelab.run.carriers import PageCarrier
 
     return _js(await _drive(api.subtree_steps(_py(request), PageCarrier.PROGRESS_S)))
 
@@ -152,19 +151,26 @@ def install_pattern_database(data):
             data.buffer.transfer(0)  # the buffer is detached: its bytes are freed with the copy
 
 
+def _course():
+    """What the page's workers answer of exercises (course/page.py), imported by the first request that needs it."""
+    from slidelab.course import page
+
+    return page
+
+
 def exercise(name, request):
-    """open, hand_in or table (exercises/page.py): no code runs."""
-    return _js(exercises.answer(name, _py(request)))
+    """open, hand_in or table (course/page.py): no code runs."""
+    return _js(_course().answer(name, _py(request)))
 
 
 # A hand-in's heuristic, in a worker of its own that is started afresh for each hand-in and runs nothing else
 # (grading.js): compile it, then h of the states the grading worker asks for through the page.
 def evaluator_start(request):
-    return _js(exercises.answer("evaluator_start", _py(request)))
+    return _js(_course().answer("evaluator_start", _py(request)))
 
 
 def evaluate(request):
-    return _js(exercises.answer("evaluate", _py(request)))
+    return _js(_course().answer("evaluate", _py(request)))
 
 
 # The grading worker: it never runs anyone's code (a worker that did is refused), and asks the page for h's values,
@@ -197,7 +203,7 @@ async def grade(request):
     if _locked:
         return _js(api.error("invalid", "this worker ran someone's code: it does not grade"))
     ask = _ask_page if can_run_sync() else None
-    return _js(await _drive(exercises.grading_steps(_py(request), ask)))
+    return _js(await _drive(_course().grading_steps(_py(request), ask)))
 
 
 def cancel():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from ..errors import BadRequest
+from slidelab.core.errors import BadRequest
 
 
 class Heuristic:
@@ -112,6 +112,6 @@ def get_heuristic(name: str, puzzle, chosen_tables=None):
     if puzzle.kind not in spec.kinds:
         raise BadRequest(f"the {name} heuristic does not apply to {puzzle.kind} puzzles")
     if chosen_tables is not None and name == "auto" and puzzle.kind == "sliding":
-        from .auto import strongest
+        from slidelab.heuristics.auto import strongest
         return strongest(puzzle, chosen_tables)
     return spec.build(puzzle)

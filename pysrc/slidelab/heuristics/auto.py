@@ -8,9 +8,7 @@ distance where its tables are small (boards up to 4x4); else linear conflict (an
 
 from __future__ import annotations
 
-from . import pdb
-from .linear_conflict import linear_conflict
-from .walking_distance import MAX_SIDE, walking_distance
+from slidelab.heuristics import pdb
 
 
 def strongest(puzzle, chosen_tables=None):
@@ -19,6 +17,10 @@ def strongest(puzzle, chosen_tables=None):
     table_set = pdb.auto_table_set(puzzle, chosen_tables)
     if table_set is not None:
         return pdb.pattern_database(puzzle, table_set=table_set)
+    from slidelab.heuristics.walking_distance import MAX_SIDE, walking_distance
+
     if max(puzzle.rows, puzzle.cols) <= MAX_SIDE:
         return walking_distance(puzzle)
+    from slidelab.heuristics.linear_conflict import linear_conflict
+
     return linear_conflict(puzzle)

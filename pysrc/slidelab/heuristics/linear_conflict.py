@@ -17,7 +17,7 @@ from bisect import bisect_left
 from functools import cache
 from typing import Any
 
-from .sliding import manhattan
+from slidelab.heuristics.sliding import manhattan
 
 TABLE_LIMIT = 120_000  # line lengths with at most this many codes get a list; longer lines a lazily filled dict
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import operator
 from collections import deque
 
-from ..errors import BadRequest, SlideLabError, UserCodeError
+from slidelab.core.errors import BadRequest, SlideLabError, UserCodeError
 
 DEFAULT_FUNCTION = "h"
 MAX_CODE = 100_000  # characters of code a request may carry
@@ -111,7 +111,7 @@ def whole_number(value) -> int:
 
 
 class Printed:
-    """Where the user's `print` goes while a search runs its code (api.py): the first MAX_PRINTED characters are kept,
+    """Where the user's `print` goes while a search runs its code (the api): the first MAX_PRINTED characters are kept,
     and how many were printed in all."""
 
     def __init__(self):
@@ -284,6 +284,6 @@ def user_heuristic(puzzle, code=None, function: str = DEFAULT_FUNCTION, callable
 
 
 def needs_code(puzzle):
-    """The builder HEURISTICS lists for "yours": it is built from the request's code (api.py), never by name."""
+    """The builder HEURISTICS lists for "yours": it is built from the request's code (the api), never by name."""
     raise BadRequest("the 'yours' heuristic needs your code: --heuristic-file FILE.py on the command line, "
                      "'heuristic_code' in a request")

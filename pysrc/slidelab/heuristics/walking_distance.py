@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ..errors import BadRequest
+from slidelab.core.errors import BadRequest
 
 MAX_SIDE = 4  # boards with a longer side get no walking distance (5 lines of 3 already give over 200,000 patterns)
 

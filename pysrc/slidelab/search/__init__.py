@@ -40,17 +40,17 @@ DEFAULT_WEIGHT = 2  # weighted A*'s W when none is given
 
 
 def _bfs(puzzle, heuristic, limits, options):
-    from .bfs import bfs
+    from slidelab.search.bfs import bfs
     return bfs(puzzle, limits, record=options.get("record"))
 
 
 def _bidirectional(puzzle, heuristic, limits, options):
-    from .bidirectional import bidirectional
+    from slidelab.search.bidirectional import bidirectional
     return bidirectional(puzzle, limits, record=options.get("record"))
 
 
 def _iddfs(puzzle, heuristic, limits, options):
-    from .iddfs import iddfs
+    from slidelab.search.iddfs import iddfs
     return iddfs(puzzle, limits, options.get("all_solutions", False), options.get("record"))
 
 
@@ -58,28 +58,28 @@ def _idastar(puzzle, heuristic, limits, options):
     parallel = options.get("parallel")
     if parallel is not None and options.get("record") is None:
         return parallel(puzzle, heuristic, limits, options.get("all_solutions", False))
-    from .idastar import idastar
+    from slidelab.search.idastar import idastar
     return idastar(puzzle, heuristic, limits, options.get("all_solutions", False), options.get("record"))
 
 
 def _astar(puzzle, heuristic, limits, options):
-    from .best_first import best_first
+    from slidelab.search.best_first import best_first
     return best_first(puzzle, heuristic, limits, record=options.get("record"))
 
 
 def _greedy(puzzle, heuristic, limits, options):
-    from .best_first import best_first
+    from slidelab.search.best_first import best_first
     return best_first(puzzle, heuristic, limits, 0, 1, reopen=False, record=options.get("record"))
 
 
 def _weighted(puzzle, heuristic, limits, options):
-    from .best_first import best_first
+    from slidelab.search.best_first import best_first
     return best_first(puzzle, heuristic, limits, 1, options.get("weight", DEFAULT_WEIGHT), reopen=False,
                       record=options.get("record"))
 
 
 def _quick(puzzle, heuristic, limits, options):
-    from .quick import quick
+    from slidelab.search.quick import quick
     return quick(puzzle, heuristic, limits)
 
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from heapq import heappop, heappush
 
-from ..errors import Unsolvable
-from .control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
+from slidelab.core.control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
+from slidelab.core.errors import Unsolvable
 
 CLOSED = -1  # the cost of a closed position that is never reopened: no path is cheaper
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..errors import Unsolvable
-from .control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
-from .spaces import moves_along, path_to, space_for
+from slidelab.core.control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
+from slidelab.core.errors import Unsolvable
+from slidelab.search.spaces import moves_along, path_to, space_for
 
 
 def bfs(puzzle, limits, space=None, record=None):

@@ -10,9 +10,9 @@ tokens on a graph); the moves of the stitched path are recovered forward, so it 
 
 from __future__ import annotations
 
-from ..errors import Unsolvable
-from .control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
-from .spaces import moves_along, path_to, space_for
+from slidelab.core.control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
+from slidelab.core.errors import Unsolvable
+from slidelab.search.spaces import moves_along, path_to, space_for
 
 
 def bidirectional(puzzle, limits, space=None, record=None):

@@ -9,8 +9,8 @@ and ends with the result or with Unsolvable.
 
 from __future__ import annotations
 
-from ..errors import Unsolvable
-from .control import NO_PATH, SearchResult
+from slidelab.core.control import NO_PATH, SearchResult
+from slidelab.core.errors import Unsolvable
 
 INF = float("inf")
 

@@ -11,8 +11,8 @@ when enumerating all solutions. A traced search (one given a `record`, trace.py)
 
 from __future__ import annotations
 
-from .contour import INF, deepen
-from .control import CHECK_EVERY, Meter
+from slidelab.core.control import CHECK_EVERY, Meter
+from slidelab.search.contour import INF, deepen
 
 
 def idastar(puzzle, heuristic, limits, all_solutions=False, record=None, came_by=(), one_contour=None):
@@ -21,13 +21,13 @@ def idastar(puzzle, heuristic, limits, all_solutions=False, record=None, came_by
     just the contour of that bound) search one subtree of a parallel search (parallel_idastar.py)."""
     kernel = heuristic.kernel if puzzle.kind == "sliding" and record is None else None
     if kernel == "tile_table":
-        from .tile_table_idastar import tile_table_idastar
+        from slidelab.search.tile_table_idastar import tile_table_idastar
         return tile_table_idastar(puzzle, heuristic, limits, all_solutions, came_by, one_contour)
     if kernel == "pdb":
-        from .pdb_idastar import pdb_idastar
+        from slidelab.search.pdb_idastar import pdb_idastar
         return pdb_idastar(puzzle, heuristic, limits, all_solutions, came_by, one_contour)
     if kernel == "tracker":
-        from .incremental_idastar import incremental_idastar
+        from slidelab.search.incremental_idastar import incremental_idastar
         return incremental_idastar(puzzle, heuristic, limits, all_solutions, came_by, one_contour)
     return generic_idastar(puzzle, heuristic, limits, all_solutions, record, came_by, one_contour)
 
@@ -38,7 +38,7 @@ def search_order(puzzle, heuristic, frontier):
     search children in move order, the split's own (the identity); the pattern-database kernel ranks them near the
     root (pdb_idastar.search_order)."""
     if puzzle.kind == "sliding" and heuristic.kernel == "pdb":
-        from .pdb_idastar import search_order as ranked_order
+        from slidelab.search.pdb_idastar import search_order as ranked_order
         return ranked_order(puzzle, heuristic, frontier)
     return lambda todo, bound: list(todo)
 

@@ -7,8 +7,8 @@ parity of every solution's length, and can enumerate all shortest solutions. Mem
 
 from __future__ import annotations
 
-from ..heuristics import HEURISTICS, get_heuristic
-from .idastar import idastar
+from slidelab.heuristics import HEURISTICS, get_heuristic
+from slidelab.search.idastar import idastar
 
 
 def iddfs(puzzle, limits, all_solutions=False, record=None):

@@ -6,8 +6,8 @@ Tested against the generic IDA*.
 
 from __future__ import annotations
 
-from .contour import INF, deepen
-from .control import CHECK_EVERY, Meter
+from slidelab.core.control import CHECK_EVERY, Meter
+from slidelab.search.contour import INF, deepen
 
 
 def incremental_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_contour=None):

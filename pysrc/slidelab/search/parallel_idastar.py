@@ -1,6 +1,6 @@
 """Parallel IDA*'s search: one search split into subtrees, searched a round (an iteration) at a time, whoever
 searches them (the scheduler of scheduler.py hands them to forked processes or a Dask cluster's workers; the page's
-pool of Web Workers carries them a round at a time, pooled.py).
+pool of Web Workers carries them a round at a time, kept_splits.py).
 
 The start is expanded breadth first, never undoing the last move, into a frontier of subtrees, SUBTREES_PER_WORKER for
 each worker (a goal met on the way is a shortest solution: every path of that length was generated). Every iteration has
@@ -19,15 +19,16 @@ from __future__ import annotations
 import sys
 from typing import NamedTuple
 
-from ..errors import Unsolvable
-from ..puzzles import with_start
-from .contour import INF, end_iteration, next_bound
-from .control import NO_PATH, Limits
+from slidelab.core.control import NO_PATH, Limits
+from slidelab.core.errors import Unsolvable
+from slidelab.core.puzzles import with_start
+from slidelab.search.contour import INF, end_iteration, next_bound
 
 # Subtrees per worker: enough that the queue evens out subtrees of very different sizes, and that the worker that
 # finds the solution does not search long while the others search past it; half as many in the browser, where a
 # request to another runtime costs milliseconds (docs/benchmarks.md, "The serial search's order")
 SUBTREES_PER_WORKER = 16 if sys.platform == "emscripten" else 32
+MAX_SPLIT = 256  # workers one search is split for at most (8,192 subtrees; a larger cluster shares them)
 GROUP_NODES = 5000  # subtrees that took fewer nodes together in the last iteration travel as one task
 
 
@@ -114,7 +115,7 @@ def iterations(puzzle, heuristic, frontier, stats, from_bound=0, sizes=None):
     every solution has one parity). Returns the solutions of the first iteration that finds any (each a shortest one);
     raises Unsolvable when nothing is left over the bound. `sizes` {index: nodes}: the subtrees' sizes in an earlier
     run's iterations (a resumed checkpoint's), for grouping them as that run would have."""
-    from .idastar import search_order
+    from slidelab.search.idastar import search_order
 
     order = search_order(puzzle, heuristic, frontier)
     f_of = [g + heuristic(state) for g, state, _, _ in frontier]
@@ -153,7 +154,7 @@ def search_subtrees(puzzle, heuristic, frontier, indices, bound, all_solutions, 
     kernel (idastar with `came_by`, the positions it came by, and `one_contour`, the bound - g of the one contour it
     searches), reporting progress every `progress_s` (Limits); stops at the first solution unless all are asked
     for. Returns their Searched."""
-    from .idastar import idastar
+    from slidelab.search.idastar import idastar
 
     sizes, solutions, over, expanded, generated = {}, [], INF, 0, 0
     for index in indices:

@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..heuristics.pdb.files import PackedTable
-from ..heuristics.pdb.placement_index import weights
-from .contour import INF, deepen
-from .control import CHECK_EVERY, Meter
-from .duplicate_walks import DUPLICATES
+from slidelab.core.control import CHECK_EVERY, Meter
+from slidelab.heuristics.pdb.files import PackedTable
+from slidelab.heuristics.pdb.placement_index import weights
+from slidelab.search.contour import INF, deepen
+from slidelab.search.duplicate_walks import DUPLICATES
 
 RECURSE_SLACK = 4  # positions with bound - f <= this are searched by the recursive function, without yielding
 DUPLICATES_FROM = 12  # boards with fewer cells skip no duplicate walks: their searches are too short to repay the

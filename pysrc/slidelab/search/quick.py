@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import heapq
 
-from .control import Meter, SearchResult
+from slidelab.core.control import Meter, SearchResult
 
 FINAL_SIDE = 3  # regions up to 3x3 are solved optimally
 WEIGHT = 3  # each placement is a weighted A* (f = g + WEIGHT * h): far fewer positions, paths barely longer
@@ -104,9 +104,9 @@ def _cancel(moves):
 def quick(puzzle, heuristic, limits):
     """Search generator: a solution (not necessarily shortest) by line-by-line reduction; returns a SearchResult
     with extra {"lower_bound": h(start)}."""
-    from ..heuristics.auto import strongest
-    from ..puzzles.sliding import SlidingPuzzle, neighbours
-    from .idastar import idastar
+    from slidelab.core.puzzles.sliding import SlidingPuzzle, neighbours
+    from slidelab.heuristics.auto import strongest
+    from slidelab.search.idastar import idastar
 
     meter = Meter(limits)
     stats = meter.stats

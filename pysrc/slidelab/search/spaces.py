@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from ..errors import SlideLabError
+from slidelab.core.errors import SlideLabError
 
 
 class PuzzleSpace:

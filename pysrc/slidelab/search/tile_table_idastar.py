@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from .contour import INF, deepen
-from .control import CHECK_EVERY, Meter
+from slidelab.core.control import CHECK_EVERY, Meter
+from slidelab.search.contour import INF, deepen
 
 
 def tile_table_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_contour=None):

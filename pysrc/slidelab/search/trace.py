@@ -49,9 +49,9 @@ from __future__ import annotations
 
 import time
 
-from ..errors import SearchLimit, UserCodeError
-from ..puzzles import move_record
-from .control import Limits
+from slidelab.core.control import Limits
+from slidelab.core.errors import SearchLimit, UserCodeError
+from slidelab.core.puzzles import move_record
 
 REPORT_NODES = 500  # nodes recorded between two progress events: a few hundred expansions on a sliding board
 
@@ -190,7 +190,7 @@ def trace(puzzle, algorithm, heuristic, max_steps, max_nodes, options, limits=No
     """Search generator: run `algorithm` (an ALGORITHMS entry) on `puzzle`, recording at most `max_steps`
     expansions and `max_nodes` nodes, within `limits` (a time limit); returns the trace (the format above).
     `options` are the algorithm's (a weight). When the user's heuristic fails or the time runs out, the trace so far
-    is returned as a truncated one, with the error in "stopped" (api.py answers it beside the error)."""
+    is returned as a truncated one, with the error in "stopped" (the api answers it beside the error)."""
     started = time.perf_counter()
     recorder = Recorder(puzzle, max_steps, max_nodes)
     answer = {"nodes": recorder.nodes, "steps": recorder.steps}

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import operator
 
-from ...puzzles.sliding import neighbours
-from .frames import symmetries
-from .placement_index import weights
+from slidelab.core.puzzles.sliding import neighbours
+from slidelab.heuristics.pdb.frames import symmetries
+from slidelab.heuristics.pdb.placement_index import weights
 
 MEMO = 1 << 12  # an image's entries kept by the tiles on its cells, at most: a search meets them again soon
 

@@ -50,14 +50,14 @@ try:
 except ImportError:  # a runtime without it (the browser's): tables are decoded into memory
     HAVE_MMAP = False
 
-from ...errors import MissingData
-from ...extras import installed, require
-from .builder import QUICK_BUILD_PATTERNS, build
-from .frames import (
+from slidelab.core.errors import MissingData
+from slidelab.core.extras import installed, require
+from slidelab.heuristics.pdb.frames import (
     MAX_CELLS,
     MAX_RANKED_CELLS,
     PACKED_BLOCK,
     PACKED_SHIFT,
+    QUICK_BUILD_PATTERNS,
     group_manhattan,
     is_ranked,
     parse_table_name,
@@ -65,7 +65,7 @@ from .frames import (
     table_blank,
     table_name,
 )
-from .placement_index import manhattan_blocks, manhattan_by_rank
+from slidelab.heuristics.pdb.placement_index import manhattan_blocks, manhattan_by_rank
 
 MAGIC = b"SLPDB2\n"
 RANKED_MAGIC = b"SLPDB3\n"
@@ -454,11 +454,13 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
             return None
         if is_ranked(name):
             require("building the large pattern databases", "numpy", extra="build")
-            from .builder_numpy import build_ranked_dask, build_ranked_numpy  # build time only
+            from slidelab.space.pdb_builder_numpy import build_ranked_dask, build_ranked_numpy  # build time only
             blank = table_blank(name)
             table = (build_ranked_numpy(rows, cols, cells, progress, blank) if dask is None
                      else build_ranked_dask(rows, cols, cells, progress=progress, blank=blank, **dask))
         else:
+            from slidelab.space.pdb_builder import build  # only a missing table pays for importing it
+
             table = build(rows, cols, cells, progress)
         data, table = _encoded(name, rows, cols, cells, table)
         _DAMAGED.pop(name, None)

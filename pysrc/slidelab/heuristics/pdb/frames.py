@@ -19,6 +19,7 @@ SUFFIX = ".slpdb"
 MAX_CELLS = 16  # boards with more cells get no standard pattern database (their tables would be too large)
 MAX_RANKED_CELLS = 25  # nor a large set: the 24-puzzle's board at most
 MAX_ENTRIES = 16 ** 6  # largest table (bytes): 6 tiles on 16 cells
+QUICK_BUILD_PATTERNS = 30_000  # tables with at most this many placements are built on the spot when needed
 
 # Partitions chosen by measurement (docs/benchmarks.md), as goal cells in the canonical frame (blank at
 # cell 0). Each partition is one lookup; on square boards each is also looked up mirrored. Their maximum is used.

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import functools
 
-from ...errors import BadRequest, MissingData
-from .dual import DualLookup
-from .files import PackedTable, damaged, is_ready, load
-from .frames import (
+from slidelab.core.errors import BadRequest, MissingData
+from slidelab.heuristics.pdb.dual import DualLookup
+from slidelab.heuristics.pdb.files import PackedTable, damaged, is_ready, load
+from slidelab.heuristics.pdb.frames import (
     AUTO_SETS,
     DOWNLOAD_SETS,
     DUAL_TABLES,
@@ -33,7 +33,7 @@ from .frames import (
     table_blank,
     table_name,
 )
-from .placement_index import rank_of
+from slidelab.heuristics.pdb.placement_index import rank_of
 
 
 class Orientation:

@@ -7,8 +7,8 @@ in base n - i, the first most significant. The search kernel keeps the rank up t
 `rank_change`): a sideways move changes one digit by one; a vertical one also shifts the digits of the tiles it
 passes over.
 
-The search that fills such a table runs on the explore engine's level loop (search/indexed_explore.py, and
-search/dask_explore.py on a cluster): a position is a placement with the blank's *region* (the free cells the blank can
+The search that fills such a table runs on the explore engine's level loop (space/indexed_explore.py, and
+space/dask_explore.py on a cluster): a position is a placement with the blank's *region* (the free cells the blank can
 reach without moving a pattern tile, which costs nothing), numbered by the order of the region's lowest cell among
 the free cells. So the depth record holds (n - k) blocks of one byte per rank, and a placement's entry is the smallest
 depth over its blocks. Lookup tables over the sets of occupied cells give a region, its block and the d-th free cell
@@ -23,7 +23,7 @@ import functools
 import itertools
 import math
 
-from ...puzzles.sliding import neighbours
+from slidelab.core.puzzles.sliding import neighbours
 
 FULL_MASKS_UP_TO = 16  # boards of up to this many cells keep their tables over every set of cells (2**16 rows)
 

@@ -1,0 +1,205 @@
+"""The course commands of `slidelab`: `exercise` (read one, answer it, grade your own work, save a hand-in) and
+`grade` (a class's hand-ins, as a table, JSON or CSV). docs/exercises.md describes both."""
+
+from __future__ import annotations
+
+import json
+import locale
+import os
+import sys
+from pathlib import Path
+
+from slidelab import __version__
+from slidelab.cli.args import EXIT_INVALID, EXIT_OK, Refused, read_text
+from slidelab.core.errors import SlideLabError
+from slidelab.course import Exercise, ExerciseError, make_handin, read_exercise, shipped, shipped_text
+from slidelab.course.format import described, say
+from slidelab.course.grade import failed_row, problem, write_csv
+
+MAX_FILE = 5_000_000  # bytes of an exercise or a hand-in read
+
+
+def run(args) -> int:
+    try:
+        if args.command == "grade":
+            return _grade(args)
+        return _exercise(args)
+    except ExerciseError as e:
+        print(f"slidelab: invalid: {e}", file=sys.stderr)
+        return EXIT_INVALID
+    except SlideLabError as e:
+        print(f"slidelab: {e.code}: {e}", file=sys.stderr)
+        return e.exit_status
+
+
+def load_exercise(name: str) -> Exercise:
+    """A shipped exercise by name, or an exercise file."""
+    if name.endswith(".toml") or os.sep in name or Path(name).exists():
+        text = read_text(name, "the exercise", MAX_FILE)
+        try:
+            return read_exercise(text)
+        except ExerciseError as e:
+            raise ExerciseError(f"{name}: {e}") from None
+    return read_exercise(shipped_text(name))
+
+
+def _language(args) -> str:
+    if args.lang:
+        return args.lang
+    found = locale.getlocale()[0] or os.environ.get("LANG", "")
+    return "ja" if found.lower().startswith("ja") else "en"
+
+
+def _exercise(args) -> int:
+    if args.exercise is None:
+        for name in shipped():
+            print(f"{name}: {say(read_exercise(shipped_text(name)).title, _language(args))}")
+        return EXIT_OK
+    exercise = load_exercise(args.exercise)
+    language = _language(args)
+    if not (args.answer or args.set):
+        if args.hand_in:
+            raise Refused("--hand-in saves your answers: give them with --answer or --set")
+        if args.json:
+            print(json.dumps(described(exercise)))
+        else:
+            _print_exercise(exercise, language)
+        return EXIT_OK
+    handin = _own_handin(args, exercise)
+    if args.hand_in:
+        try:
+            Path(args.hand_in).write_text(json.dumps(handin, indent=1), encoding="utf-8")
+        except OSError as e:
+            raise Refused(f"cannot write {args.hand_in}: {e.strerror or e}") from None
+    from slidelab.course.grade import grade_handin, truths
+
+    row = grade_handin(exercise, json.dumps(handin), args.answer or "--set", truths(exercise))
+    if args.json:
+        print(json.dumps(row))
+    else:
+        _print_own(exercise, row, language)
+        if args.hand_in:
+            print(f"saved to hand in: {args.hand_in}")
+    return EXIT_OK
+
+
+def _own_handin(args, exercise: Exercise) -> dict:
+    """The hand-in of the answers given on the command line: a hand-in file's, or a .py file's code for every
+    heuristic task, and --set's answers."""
+    answers: dict = {}
+    code: dict = {}
+    student = args.student or ""
+    if args.answer:
+        text = read_text(args.answer, "your answer", MAX_FILE)
+        if args.answer.endswith(".json"):
+            from slidelab.course import read_handin
+
+            given = read_handin(text, exercise)
+            answers, code, student = dict(given["answers"]), dict(given["code"]), args.student or given["student"]
+        else:
+            code = {task.id: text for task in exercise.tasks if task.kind == "heuristic"}
+    tasks = {task.id: task for task in exercise.tasks}
+    for item in args.set:
+        task_id, _, value = item.partition("=")
+        task = tasks.get(task_id.strip())
+        if task is None or not value:
+            raise Refused(f"--set {item[:60]}: give TASK=ANSWER, TASK one of {', '.join(tasks)}")
+        if task.kind == "heuristic":
+            raise Refused(f"--set {task.id}: a heuristic task takes your code (--answer FILE.py)")
+        answers[task.id] = value.strip() if task.kind == "predict" else _number(value, item)
+    return make_handin(exercise, student, answers, code, f"slidelab {__version__} (command line)")
+
+
+def _number(value: str, item: str):
+    try:
+        number = float(value.replace(",", "").replace("_", ""))
+    except ValueError:
+        raise Refused(f"--set {item[:60]}: the answer to a measure task is a number") from None
+    return int(number) if number.is_integer() else number
+
+
+def _print_exercise(exercise: Exercise, language: str) -> None:
+    print(f"{say(exercise.title, language)} ({exercise.id}, {exercise.max_points:g} points)")
+    if exercise.text:
+        print(say(exercise.text, language))
+    if exercise.positions:
+        print("positions: " + ", ".join(f"{name} = {board}" for name, board in exercise.positions.items()))
+    for number, task in enumerate(exercise.tasks, 1):
+        print(f"\n{number}. [{task.id}] {say(task.title, language)} ({task.max_points:g} points)")
+        if task.text:
+            print(f"   {say(task.text, language)}")
+        if task.kind == "measure":
+            print(f"   answer: a number (--set {task.id}=N)")
+        elif task.kind == "predict":
+            for choice in task.choices:
+                print(f"   {choice.id}: {say(choice.text, language)}")
+            print(f"   answer: a choice (--set {task.id}=ID)")
+        else:
+            for criterion in task.criteria:
+                print(f"   - {_criterion_text(criterion)} ({criterion.points:g} points)")
+            print(f"   answer: a Python file defining {task.function}(board) (--answer FILE.py)")
+            if task.starter:
+                print("   to start from:")
+                print("".join(f"     {line}\n" for line in task.starter.splitlines()), end="")
+
+
+def _criterion_text(criterion) -> str:
+    if criterion.check == "nodes":
+        return (f"{criterion.algorithm} expands at most {criterion.at_most:,} positions on "
+                f"{', '.join(criterion.positions)}")
+    if criterion.check == "informed":
+        return f"never below {criterion.reference}"
+    return {"admissible": "never overestimates", "consistent": "consistent"}[criterion.check]
+
+
+def _print_own(exercise: Exercise, row: dict, language: str) -> None:
+    if not row["ok"]:
+        print(row["error"])
+        return
+    for task in exercise.tasks:
+        result = row["tasks"][task.id]
+        print(f"{task.id}: {result['points']:g}/{result['max']:g} {result['status']}: {result['detail']}")
+        for criterion in result.get("criteria", []):
+            print(f"  {criterion['check']}: {criterion['points']:g}/{criterion['max']:g}: {criterion['detail']}")
+    print(f"total: {row['total']:g}/{row['max']:g}")
+
+
+def _grade(args) -> int:
+    from slidelab.core.workers import cores
+    from slidelab.course.grade import grade_all
+
+    exercise = load_exercise(args.exercise)
+    if not 0 <= args.workers <= 256:
+        raise Refused("--workers must be from 0 (one per core) to 256")
+    files, rows = [], []
+    for path in args.handins:
+        try:
+            files.append((path, read_text(path, "the hand-in", MAX_FILE)))
+        except Refused as e:  # a file that cannot be read is a row of its own
+            rows.append(failed_row(exercise, path, str(e)))
+    live = sys.stderr.isatty()
+    for row in grade_all(exercise, files, args.workers or cores()):
+        rows.append(row)
+        if live:
+            print(f"\r  graded {len(rows)}/{len(files)}", end="", file=sys.stderr, flush=True)
+    if live:
+        print(file=sys.stderr)
+    rows.sort(key=lambda r: ((r.get("student") or "").lower(), r["file"]))
+    if args.json:
+        print(json.dumps({"ok": True, "exercise": exercise.id, "max": exercise.max_points, "rows": rows}))
+    elif args.csv:
+        write_csv(exercise, rows, sys.stdout)
+    else:
+        _print_table(exercise, rows)
+    return EXIT_OK
+
+
+def _print_table(exercise: Exercise, rows: list) -> None:
+    ids = [task.id for task in exercise.tasks]
+    names = [row.get("student") or Path(row["file"]).name for row in rows]
+    width = max([len("student"), *map(len, names)])
+    print(f"{'student':<{width}}  " + "  ".join(ids) + f"  {'total':>7}  problem")
+    for name, row in zip(names, rows, strict=True):
+        cells = [f"{row['tasks'][i]['points']:>{len(i)}g}" if row["ok"] else f"{'-':>{len(i)}}" for i in ids]
+        print(f"{name:<{width}}  " + "  ".join(cells) + f"  {row['total']:>3g}/{row['max']:<3g}  {problem(row)}")
+

@@ -1,0 +1,15 @@
+"""Exercises a teacher sets, hand-ins a student saves, and grading (docs/exercises.md)."""
+
+from slidelab.course.format import (
+           Exercise,
+           ExerciseError,
+           Task,
+           make_handin,
+           read_exercise,
+           read_handin,
+           shipped,
+           shipped_text,
+)
+
+__all__ = ["Exercise", "ExerciseError", "Task", "make_handin", "read_exercise", "read_handin", "shipped",
+           "shipped_text"]

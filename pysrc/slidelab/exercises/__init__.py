@@ -1,6 +1,0 @@
-"""Exercises a teacher sets, hand-ins a student saves, and grading (docs/exercises.md)."""
-
-from .format import Exercise, ExerciseError, Task, make_handin, read_exercise, read_handin, shipped, shipped_text
-
-__all__ = ["Exercise", "ExerciseError", "Task", "make_handin", "read_exercise", "read_handin", "shipped",
-           "shipped_text"]

@@ -1,0 +1,190 @@
+"""A split search's checkpoint: the file that lets a long IDA* search (the 24-puzzle's: hours) stop, with its
+client, a worker or the whole cluster, and go on later without losing its finished work.
+
+The scheduler (scheduler.py) tells the checkpoint each task that finished (its subtrees and what searching them gave)
+and each iteration that ended; the file says the search (`search`: its position, goal, heuristic and how it was
+split), the iteration under way (`bound`), the statistics of the iterations before it (`counted`) and the tasks of
+this iteration already searched (`done`). It is written whole to a temporary file and renamed over the old one
+(never half written), at least every EVERY_S seconds while tasks finish, at each iteration's end and when the search
+stops. A resume (`--resume FILE`) splits the same search the same way, starts at the recorded bound with the recorded
+statistics, and searches only the subtrees not done: a task that was running when the search stopped is searched
+again whole (its nodes so far are lost with it). A resume with another search's options is refused, and so is one of
+a search that finished.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import TYPE_CHECKING
+
+from slidelab.core.control import Stats
+from slidelab.core.errors import BadRequest
+from slidelab.search.contour import INF
+
+if TYPE_CHECKING:
+    from slidelab.search.parallel_idastar import Searched
+
+FORMAT = 1  # the file's "slidelab_checkpoint": a later format is refused, not misread
+EVERY_S = 10  # finished work is written at least this often: at most this much of it is lost with the client
+
+
+class Checkpoint:
+    """The checkpoint file at `path` of the search `search` ({"board", "goal", "puzzle", "heuristic", "tables",
+    "all_solutions", "split_for"}): `resumed` holds what an earlier run recorded (read by `resume_from`), else
+    nothing was."""
+
+    def __init__(self, path: str, search: dict, resumed: dict | None = None):
+        self.path, self.search = path, dict(search, split_for=None)
+        state = resumed or {}
+        if resumed is not None:
+            self.search["split_for"] = resumed["search"]["split_for"]
+        self.bound = state.get("bound")
+        self.counted = state.get("counted", {"expanded": 0, "generated": 0, "iterations": []})
+        self.done: list = list(state.get("done", []))
+        self.sizes: dict = {int(k): v for k, v in state.get("sizes", {}).items()}  # each subtree's nodes, last searched
+        self.earlier_s = float(state.get("elapsed_s", 0))
+        self.resumed = resumed is not None
+        self.started = time.perf_counter()
+        self.written = 0.0  # when the file was last written (perf_counter)
+        self.dirty = True
+        self.failed: str | None = None
+        self.length: int | None = None  # the solution's, once found
+
+    @property
+    def split_for(self) -> int:
+        """The workers the search is split for (its subtrees': scheduler.frontier_size)."""
+        return self.search["split_for"]
+
+    def counted_stats(self) -> Stats | None:
+        """The statistics of the iterations a resumed search had finished (None when it starts afresh)."""
+        if not self.resumed:
+            return None
+        stats = Stats(self.counted["expanded"], self.counted["generated"])
+        stats.iterations = list(self.counted["iterations"])
+        return stats
+
+    def done_in(self, bound: int, todo) -> list:
+        """The tasks of the iteration of `bound` recorded as done: [(subtrees, Searched)]; BadRequest when they name
+        subtrees that are not the iteration's (`todo`)."""
+        if bound != self.bound:
+            return []
+        todo = set(todo)
+        if any(i not in todo for d in self.done for i in d["subtrees"]):
+            raise BadRequest(f"{self.path} names subtrees this search's split does not have: it is damaged")
+        from slidelab.search.parallel_idastar import Searched
+
+        return [(tuple(d["subtrees"]), Searched({}, [], INF if d["over"] is None else d["over"], d["expanded"],
+                                                d["generated"])) for d in self.done]  # sizes: in self.sizes
+
+    def sizes_within(self, subtrees: int) -> dict:
+        """Each subtree's nodes the last time it was searched, {index: nodes}, for the split of `subtrees`
+        (BadRequest if the file names others)."""
+        if any(not 0 <= i < subtrees for i in self.sizes):
+            raise BadRequest(f"{self.path} names subtrees this search's split does not have: it is damaged")
+        return self.sizes
+
+    def round_started(self, bound: int) -> None:
+        if bound != self.bound:
+            self.bound, self.done, self.dirty = bound, [], True
+
+    def task_done(self, subtrees, searched: Searched) -> None:
+        self.done.append({"subtrees": list(subtrees), "over": None if searched.over == INF else searched.over,
+                          "expanded": searched.expanded, "generated": searched.generated})
+        self.sizes.update(searched.sizes)
+        self.dirty = True
+        self.tick()
+
+    def iteration_ended(self, stats: Stats, next_bound) -> None:
+        """An iteration ended without a solution: the next starts at `next_bound` from `stats`."""
+        self.counted = {"expanded": stats.expanded, "generated": stats.generated,
+                        "iterations": list(stats.iterations)}
+        self.bound, self.done, self.dirty = next_bound, [], True
+        self.write()
+
+    def finished(self, length: int) -> None:
+        self.length, self.dirty = length, True
+        self.write()
+
+    def tick(self) -> None:
+        """Write the file if there is news and EVERY_S have passed since it was last written."""
+        if self.dirty and time.perf_counter() - self.written >= EVERY_S:
+            self.write()
+
+    def write(self) -> None:
+        """Write the file now (a failure after the first write is kept in `failed`: the search goes on)."""
+        state = {"slidelab_checkpoint": FORMAT, "search": self.search, "bound": self.bound, "counted": self.counted,
+                 "done": self.done, "sizes": {str(k): v for k, v in sorted(self.sizes.items())},
+                 "elapsed_s": round(self.elapsed_s(), 3)}
+        if self.length is not None:
+            state["finished"] = {"length": self.length}
+        temporary = f"{self.path}.writing"
+        try:
+            with open(temporary, "w", encoding="utf-8") as file:
+                json.dump(state, file)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, self.path)
+        except OSError as e:
+            why = f"cannot write the checkpoint {self.path}: {e.strerror or e}"
+            if not self.written:
+                raise BadRequest(why) from None
+            self.failed = why
+        else:
+            self.failed = None
+        self.written, self.dirty = time.perf_counter(), False
+
+    def elapsed_s(self) -> float:
+        """The search's time so far, the earlier runs' too."""
+        return self.earlier_s + time.perf_counter() - self.started
+
+    def told(self) -> dict:
+        """What the answer's "parallel" says of it: {"file", "resumed", "earlier_s", "failed"?}."""
+        told = {"file": self.path, "resumed": self.resumed, "earlier_s": round(self.earlier_s, 3)}
+        if self.failed:
+            told["failed"] = self.failed
+        return told
+
+
+def resume_from(path: str, search: dict) -> dict:
+    """What the checkpoint at `path` recorded, checked to be a checkpoint of the search `search` (all but
+    "split_for", which the file decides); BadRequest when it cannot be read, is not a checkpoint, records another
+    search or one that finished."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            state = json.load(file)
+    except OSError as e:
+        raise BadRequest(f"cannot read the checkpoint {path}: {e.strerror or e}") from None
+    except ValueError:
+        raise BadRequest(f"{path} is not a checkpoint of slidelab solve (it is not JSON)") from None
+    if not _well_formed(state):
+        raise BadRequest(f"{path} is not a checkpoint of slidelab solve (or one of another version)")
+    recorded = state["search"]
+    differs = [key for key in search if key != "split_for" and recorded.get(key) != search[key]]
+    if differs:
+        said = ", ".join(f"{key} {recorded.get(key)!r} where this one has {search[key]!r}" for key in differs)
+        raise BadRequest(f"{path} is the checkpoint of another search ({said}); resume with the same options")
+    if "finished" in state:
+        raise BadRequest(f"{path} is the checkpoint of a search that finished (a solution of "
+                         f"{state['finished'].get('length')} moves): solve it again without --resume")
+    return state
+
+
+def _well_formed(state) -> bool:
+    try:
+        counted, search = state["counted"], state["search"]
+        return (state["slidelab_checkpoint"] == FORMAT and isinstance(search, dict)
+                and isinstance(search.get("split_for"), int) and search["split_for"] >= 1
+                and isinstance(state["bound"], int)
+                and all(isinstance(counted[k], int) for k in ("expanded", "generated"))
+                and isinstance(counted["iterations"], list)
+                and all(isinstance(d["subtrees"], list) and all(isinstance(i, int) for i in d["subtrees"])
+                        and isinstance(d["expanded"], int)
+                        and isinstance(d["generated"], int) and (d["over"] is None or isinstance(d["over"], int))
+                        for d in state["done"])
+                and isinstance(state.get("sizes", {}), dict)
+                and all(k.isdigit() and isinstance(v, int) for k, v in state.get("sizes", {}).items())
+                and isinstance(state.get("elapsed_s", 0), (int, float)))
+    except (KeyError, TypeError):
+        return False
