@@ -80,7 +80,9 @@ def run(call: Callable, request: dict, on_progress=None, should_cancel=None) -> 
     if answer["ok"] is False and answer["error"]["code"] == "limit" and by_default:
         answer["error"]["message"] += (f" (the default time limit for your own code, {seconds:g} s; "
                                        "--max-seconds sets another)")
-    text = _printed(printed)
+    from slidelab.run.sandbox import printed as printed_text
+
+    text = printed_text(printed, user.MAX_PRINTED)
     if text:
         answer["printed"] = (answer.get("printed", "") + "\n" + text).strip("\n")
     return answer
@@ -143,12 +145,12 @@ def _keep_only(*fds: int) -> None:
     os.closerange(low, max(top, low))
 
 
-def _become_child(conn, printed_fd: int) -> None:
+def _become_child(fd: int, printed_fd: int) -> None:
     """What every child that runs someone's code does first: a process group of its own, none of its parent's pipes
     but `conn`, Ctrl+C left to the parent, death with the parent, its standard output into the printed-output file,
     and a KeyboardInterrupt counted as the code's own failure."""
     os.setpgid(0, 0)
-    _keep_only(conn.fileno(), printed_fd)
+    _keep_only(fd, printed_fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's: it ends this process
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent()
@@ -161,7 +163,7 @@ def _child(call, request, conn, printed_fd, seconds) -> None:
     sys.exit caught as its failures, the alarm at the limit; answer, then end without running anyone's exit hooks."""
     code = 0
     try:
-        _become_child(conn, printed_fd)
+        _become_child(conn.fileno(), printed_fd)
         _alarm(seconds + ALARM_S)
 
         def progress(event):
@@ -281,49 +283,35 @@ def _error(kind: type[SlideLabError], message: str, reason: str, **details) -> d
     return {"ok": False, "error": kind(message, reason=reason, **details).as_dict()}
 
 
-def _printed(file) -> str:
-    """What the child wrote on its standard output, cut to user.MAX_PRINTED characters (the cut said)."""
-    try:
-        size = file.seek(0, 2)
-        file.seek(0)
-        text = file.read(4 * user.MAX_PRINTED).decode("utf-8", "replace")
-    finally:
-        file.close()
-    if len(text) > user.MAX_PRINTED or size > 4 * user.MAX_PRINTED:
-        text = text[:user.MAX_PRINTED] + f"\n... (cut: {size:,} bytes written in all)"
-    return text
-
-
 class Evaluator:
     """Your h in a process of its own that runs nothing else, for a checker that never runs your code (check-heuristic
-    and grading: what the code does to its own process cannot reach the verdict). The child compiles the code for
-    `puzzle` (a fork: it has the puzzle already), checks h at the goal, then answers `values(states)`: h of each,
-    every value checked there (user.py) and again here. The time the child takes to answer is counted (the checker's
-    own time between two questions is not); past `seconds` in all the child is ended and SearchLimit raised; a
-    child that ends is a UserCodeError saying how."""
+    and grading: what the code does to its own process cannot reach the verdict). The process is a fresh interpreter
+    in the sandbox (sandbox.py) where this machine gives one, else a forked child (`sandboxed=False`). It compiles
+    the code for `puzzle`, checks h at the goal, then answers `values(states)`: h of each, every value checked there
+    (user.py) and again here. The time it takes to answer is counted (the checker's own time between two questions is
+    not); past `seconds` in all it is ended and SearchLimit raised, a message too large or cut short included; a
+    process that ends is a UserCodeError saying how."""
 
     def __init__(self, puzzle, code: str, function: str = user.DEFAULT_FUNCTION, filename: str = user.CODE_NAME,
-                 seconds: float = DEFAULT_SECONDS):
-        import tempfile
-        from multiprocessing.connection import Pipe
+                 seconds: float = DEFAULT_SECONDS, sandboxed: bool | None = None):
+        from slidelab.run import sandbox
 
         self.seconds = seconds
         self.used = 0.0  # seconds spent waiting for the child's answers
         self.asked: list | None = None  # the states of the question the child is answering
         self.format = puzzle.format
         self._encode = state_codec(puzzle)[0]
-        self.printed = tempfile.TemporaryFile()
-        self.conn, theirs = Pipe()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child: never returns
-            self.conn.close()
-            _evaluate_in_child(puzzle, code, function, filename, theirs, self.printed.fileno())
-        _own_group(self.pid)
-        theirs.close()
+        self.sandboxed = sandbox.available() if sandboxed is None else sandboxed
         self.said = ""  # what the child printed, once it is closed
         self.closed = False
+        if self.sandboxed:
+            self.child: sandbox.Sandboxed | _Forked = sandbox.Sandboxed("slidelab.run.supervised:evaluate_sandboxed",
+                                                                        seconds)
+            setup = {"puzzle": puzzle_spec(puzzle), "code": code, "function": function, "filename": filename}
+            self._send(_dumps(setup).encode())
+        else:
+            self.child = _Forked(puzzle, code, function, filename)
+        self.channel = self.child.channel
         self._answer()  # ready, or the code's error
 
     def values(self, states: list) -> list[int]:
@@ -344,25 +332,20 @@ class Evaluator:
             self._send(self._encode(states))
 
     def _send(self, data: bytes) -> None:
-        """Send a question; a child that does not read it within the time left is ended (a write blocks until it
-        reads), which is the time limit, and one that has gone is how it ended."""
-        import threading
-
-        left = max(self.seconds - self.used, 0.01)
-        stopper = threading.Timer(left, _end_group, (self.pid,))
-        stopper.start()
+        """Send a question; a child that does not read it within the time left is ended, which is the time limit,
+        and one that has gone is how it ended."""
         started = time.monotonic()
+        channel = self.child.channel
         try:
-            self.conn.send_bytes(data)
-        except OSError:
-            late = time.monotonic() - started >= left
+            channel.send(data, started + max(self.seconds - self.used, 0.01))
+        except TimeoutError:
             self.close()
-            if late:
-                raise SearchLimit(_stopped(self.seconds), reason="time_limit", seconds=self.seconds) from None
+            raise SearchLimit(_stopped(self.seconds), reason="time_limit", seconds=self.seconds) from None
+        except OSError:
+            self.close()
             raise UserCodeError("the process running your heuristic stopped reading before answering",
                                 reason="ended", how="stopped reading") from None
         finally:
-            stopper.cancel()
             self.used += time.monotonic() - started
 
     def take(self) -> list[int]:
@@ -375,24 +358,32 @@ class Evaluator:
     def _answer(self):
         """The child's next message: its values (or None when ready); raises its error, the time limit, or how it
         ended."""
-        from multiprocessing.connection import wait
-
         asked = time.monotonic()
         try:
-            return self._wait(wait, asked)
+            return self._wait(asked)
         finally:
             self.used += time.monotonic() - asked
 
-    def _wait(self, wait, asked: float):
+    def _wait(self, asked: float):
+        from slidelab.run.sandbox import FrameError
+
+        channel = self.child.channel
         while True:
-            left = asked + self.seconds - self.used - time.monotonic()
+            deadline = asked + self.seconds - self.used
+            left = deadline - time.monotonic()
             if left <= 0:
                 self.close()
                 raise SearchLimit(_stopped(self.seconds), reason="time_limit", seconds=self.seconds)
-            if wait([self.conn], min(POLL_S, left)):
+            if channel.ready(min(POLL_S, left)):
                 try:
-                    message = json.loads(self.conn.recv_bytes(MAX_MESSAGE))
-                except (EOFError, OSError, ValueError):
+                    message = channel.receive_json(deadline)
+                except TimeoutError:  # a message begun and never finished: the time limit
+                    continue
+                except FrameError as e:
+                    self.close()
+                    raise UserCodeError(f"the process running your heuristic sent {e}", reason="ended",
+                                        how="sent something else") from None
+                except (EOFError, OSError):
                     message = None
                 if isinstance(message, dict) and "values" in message:
                     return message["values"]
@@ -403,21 +394,67 @@ class Evaluator:
                     self.close()
                     raise UserCodeError("the process running your heuristic sent something else than values",
                                         reason="ended", how="sent something else")
-            ended = _ended(self.pid)
+                ended: int | None = self._ended_after(1.0)
+            else:
+                ended = self.child.ended()
             if ended is not None:
                 self.close()
                 how = _died(ended)["error"]["details"]["how"]
                 raise UserCodeError(f"the process running your heuristic {how} before answering", reason="ended",
                                     how=how)
 
+    def _ended_after(self, seconds: float) -> int:
+        """The child's wait status once its channel has closed (it is ended if it lingers)."""
+        until = time.monotonic() + seconds
+        while time.monotonic() < until:
+            ended = self.child.ended()
+            if ended is not None:
+                return ended
+            time.sleep(0.01)
+        return 9  # closed its channel and went on: ended here (SIGKILL)
+
     def close(self) -> str:
         """End the child (and anything it started); what it printed."""
         if not self.closed:
             self.closed = True
-            _end(self.pid)
-            self.conn.close()
-            self.said = _printed(self.printed)
+            self.said = self.child.close(user.MAX_PRINTED)
         return self.said
+
+
+class _Forked:
+    """Where no sandbox can be made: the evaluator's child forked from this process (it has the puzzle already), with
+    the sandbox's channel and ways (sandbox.Sandboxed), and only the guarantees a process of its own gives."""
+
+    def __init__(self, puzzle, code, function, filename):
+        import socket
+        import tempfile
+
+        from slidelab.run.sandbox import Channel
+
+        self.output = tempfile.TemporaryFile()
+        mine, theirs = socket.socketpair()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: never returns
+            mine.close()
+            _evaluate_in_child(puzzle, code, function, filename, theirs.fileno(), self.output.fileno())
+        _own_group(self.pid)
+        theirs.close()
+        self.channel = Channel(mine)
+        self.closed = False
+
+    def ended(self) -> int | None:
+        return _ended(self.pid)
+
+    def close(self, keep: int) -> str:
+        from slidelab.run.sandbox import printed
+
+        if not self.closed:
+            self.closed = True
+            _end(self.pid)
+            self.channel.close()
+        return printed(self.output, keep)
 
 
 def checked_values(found, states: list, format_state, where: str) -> list[int]:
@@ -450,27 +487,16 @@ def _stopped(seconds) -> str:
     return f"stopped after {seconds:g} s (the time limit) while your heuristic was running"
 
 
-def _evaluate_in_child(puzzle, code, function, filename, conn, printed_fd) -> None:
-    """The evaluator's child: the code compiled and checked at the goal, then h of each state it is sent, until the
-    pipe closes; its errors are sent as they would be answered."""
+def _evaluate_in_child(puzzle, code, function, filename, fd, printed_fd) -> None:
+    """The forked evaluator's child: its own process group, none of its parent's descriptors but its channel and
+    output, then `_evaluate`."""
     status = 0
     try:
-        _become_child(conn, printed_fd)
+        _become_child(fd, printed_fd)
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - the process's own stdout, for its whole life
-        decode = state_codec(puzzle)[1]
-        try:
-            heuristic = user.user_heuristic(puzzle, code, function, filename=filename)
-            conn.send_bytes(_dumps({"values": None}).encode())
-            while True:
-                try:
-                    states = conn.recv_bytes(MAX_MESSAGE)
-                except (EOFError, OSError):
-                    break
-                found = [heuristic(state) for state in decode(states)]
-                sys.stdout.flush()
-                conn.send_bytes(_dumps({"values": found}).encode())
-        except SlideLabError as e:
-            conn.send_bytes(_dumps({"error": e.as_dict()}).encode())
+        from slidelab.run.sandbox import Channel
+
+        _evaluate(puzzle, code, function, filename, Channel(socket_of(fd)))
     except BaseException:
         status = 1
     finally:
@@ -479,6 +505,77 @@ def _evaluate_in_child(puzzle, code, function, filename, conn, printed_fd) -> No
         except BaseException:
             pass
         os._exit(status)
+
+
+def evaluate_sandboxed(fd: int) -> None:
+    """The sandboxed evaluator (sandbox.Sandboxed's entry): the puzzle, code and function from the first message,
+    then `_evaluate`. It answers on its channel only; what it prints goes to its own output."""
+    from slidelab.run.sandbox import Channel
+
+    status = 0
+    try:
+        user.contain_interrupts()
+        channel = Channel(socket_of(fd))
+        setup = json.loads(channel.receive(INF_DEADLINE))
+        puzzle = puzzle_of(setup["puzzle"])
+        _evaluate(puzzle, setup["code"], setup["function"], setup["filename"], channel)
+    except BaseException:
+        status = 1
+    finally:
+        try:
+            sys.stdout.flush()
+        except BaseException:
+            pass
+        os._exit(status)
+
+
+INF_DEADLINE = float("inf")
+
+
+def socket_of(fd: int):
+    import socket
+
+    return socket.socket(fileno=fd)
+
+
+def _evaluate(puzzle, code, function, filename, channel) -> None:
+    """The evaluator's life: the code compiled and checked at the goal, then h of each state it is sent, until its
+    channel closes; its errors are sent as they would be answered."""
+    send = channel.send
+    decode = state_codec(puzzle)[1]
+    try:
+        heuristic = user.user_heuristic(puzzle, code, function, filename=filename)
+        send(_dumps({"values": None}).encode(), INF_DEADLINE)
+        while True:
+            try:
+                states = channel.receive(INF_DEADLINE)
+            except (EOFError, OSError):
+                break
+            found = [heuristic(state) for state in decode(states)]
+            sys.stdout.flush()
+            send(_dumps({"values": found}).encode(), INF_DEADLINE)
+    except SlideLabError as e:
+        send(_dumps({"error": e.as_dict()}).encode(), INF_DEADLINE)
+
+
+def puzzle_spec(puzzle) -> dict:
+    """What rebuilds `puzzle` in another interpreter (puzzle_of): its kind, shape, start and goal, and a token
+    puzzle's rule."""
+    if puzzle.kind == "sliding":
+        return {"kind": "sliding", "rows": puzzle.rows, "cols": puzzle.cols, "start": list(puzzle.start),
+                "goal": list(puzzle.goal)}
+    return {"kind": "tokens", "rows": puzzle.rows, "cols": puzzle.cols, "start": puzzle.cells(puzzle.start),
+            "goal": puzzle.cells(puzzle.goal), "rule": puzzle.rule}
+
+
+def puzzle_of(spec: dict):
+    if spec["kind"] == "sliding":
+        from slidelab.core.puzzles.sliding import SlidingPuzzle
+
+        return SlidingPuzzle(spec["rows"], spec["cols"], tuple(spec["start"]), tuple(spec["goal"]))
+    from slidelab.core.puzzles.tokens import TokenPuzzle
+
+    return TokenPuzzle(spec["rows"], spec["cols"], spec["start"], spec["goal"], spec["rule"])
 
 
 def state_codec(puzzle):

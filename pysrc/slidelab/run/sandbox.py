@@ -1,0 +1,262 @@
+"""The one sandbox for code that is not ours on the command line (a heuristic file, a student's hand-in): a fresh
+Python interpreter in namespaces of its own, which can compute values and nothing else.
+
+On Linux with bubblewrap (Debian's `bubblewrap`, what Flatpak runs untrusted apps in) the interpreter runs in new
+user, PID, mount, network, IPC and UTS namespaces, as uid 65534 with no capabilities, in a session of its own:
+  - a read-only file system that shows only the interpreter, the system libraries and the slidelab package (no
+    $HOME, no cache folder, no working folder, no other hand-ins, no /etc), a private empty /tmp, /proc read-only;
+  - no network (a network namespace with only its own loopback);
+  - the judge invisible: its processes are not in the sandbox's /proc, so they cannot be signalled, traced or
+    opened; no descriptor of the command (its output, its pipes to other workers) is open inside: the sandbox gets
+    its standard input from /dev/null, its output into a file of its own, and one socket to talk on;
+  - limits on memory, CPU seconds, file size and open files; every process in it ends with it (the PID namespace
+    dies with its first process, and that with the command: --die-with-parent).
+Nothing the code sends is trusted beyond a frame of JSON values (`Channel`: a 4-byte length, at most MAX_FRAME
+bytes, read against a deadline), and what it prints is text kept apart, never passed to the terminal.
+
+Where no sandbox can be made (no bubblewrap, a kernel or container that refuses user namespaces, macOS, Windows),
+`status()` says why; the caller decides (grading refuses, your own file runs in a forked child with a notice).
+`python3 bench/bench_sandbox.py` measures its start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+MAX_FRAME = 16 << 20  # bytes of one frame from the sandbox (the values of a layer of 2,000,000 positions fit)
+MEMORY = 4 << 30  # bytes of address space the sandbox's interpreter may use
+FILE_SIZE = 8 << 20  # bytes any file it writes may hold (its output, a file in its /tmp)
+OPEN_FILES = 64
+UID = 65534  # nobody
+_HEADER = struct.Struct("!I")
+_status: dict | None = None
+
+
+class FrameError(Exception):
+    """The other side sent something that is not a frame of ours (too large, cut short, not JSON); the message
+    says what."""
+
+
+class Channel:
+    """Frames over a stream socket: a 4-byte big-endian length, then that many bytes; a frame announcing more than
+    `limit` bytes is refused before any of it is read, and a read that the deadline overtakes raises TimeoutError."""
+
+    def __init__(self, sock: socket.socket, limit: int = MAX_FRAME):
+        self.sock, self.limit = sock, limit
+        sock.setblocking(False)
+
+    def send(self, data: bytes, deadline: float) -> None:
+        self._write(_HEADER.pack(len(data)) + data, deadline)
+
+    def receive(self, deadline: float) -> bytes:
+        """The next frame's bytes; TimeoutError at the deadline, EOFError when the other side has closed."""
+        size = _HEADER.unpack(self._read(_HEADER.size, deadline))[0]
+        if size > self.limit:
+            raise FrameError(f"a message of {size:,} bytes, more than the {self.limit:,} allowed")
+        return self._read(size, deadline)
+
+    def receive_json(self, deadline: float):
+        """The next frame as JSON values (no NaN, no infinity, nothing nested past the parser's depth)."""
+        data = self.receive(deadline)
+        try:
+            return json.loads(data, parse_constant=_no_constant)
+        except (ValueError, RecursionError) as e:
+            raise FrameError(f"a message that is not JSON ({str(e)[:80]})") from None
+
+    def ready(self, timeout: float) -> bool:
+        return bool(select.select([self.sock], [], [], _timeout(timeout))[0])
+
+    def close(self) -> None:
+        self.sock.close()
+
+    def _read(self, size: int, deadline: float) -> bytes:
+        chunks, got = [], 0
+        while got < size:
+            if not self.ready(deadline - time.monotonic()):
+                raise TimeoutError
+            try:
+                chunk = self.sock.recv(min(size - got, 1 << 20))
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                raise EOFError
+            chunks.append(chunk)
+            got += len(chunk)
+        return b"".join(chunks)
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        view = memoryview(data)
+        while view:
+            if not select.select([], [self.sock], [], _timeout(deadline - time.monotonic()))[1]:
+                raise TimeoutError
+            try:
+                view = view[self.sock.send(view):]
+            except BlockingIOError:
+                continue
+
+
+def _timeout(seconds: float) -> float | None:
+    """select's timeout for `seconds` left: None (wait as long as it takes) when no deadline was set."""
+    return None if seconds == float("inf") else max(seconds, 0)
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a value")
+
+
+def status() -> dict:
+    """What this machine gives code that is not ours: {"kind": "bubblewrap", "detail"} when the sandbox works here,
+    else {"kind": "none", "detail": why}. Probed once per process (a sandboxed interpreter started and asked for
+    its uid)."""
+    global _status
+    if _status is None:
+        _status = _probe()
+    return _status
+
+
+def available() -> bool:
+    return status()["kind"] != "none"
+
+
+def _probe() -> dict:
+    if not sys.platform.startswith("linux"):
+        return {"kind": "none", "detail": f"no sandbox on {sys.platform}: it needs Linux namespaces (bubblewrap)"}
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return {"kind": "none", "detail": "no sandbox: bubblewrap is not installed (Debian: apt-get install "
+                                          "bubblewrap)"}
+    try:
+        done = subprocess.run([*command(), "-c", "import os; print(os.getuid(), os.getpid())"],
+                              capture_output=True, timeout=20, stdin=subprocess.DEVNULL, env={},
+                              preexec_fn=_limits(60))
+    except (OSError, subprocess.SubprocessError) as e:
+        return {"kind": "none", "detail": f"no sandbox: bubblewrap did not start ({str(e)[:100]})"}
+    if done.stdout.split() != [str(UID).encode(), b"1"] and done.stdout.split() != [str(UID).encode(), b"2"]:
+        said = (done.stderr or done.stdout).decode("utf-8", "replace").strip().splitlines()
+        return {"kind": "none", "detail": "no sandbox: bubblewrap cannot make namespaces here ("
+                                          f"{visible(said[-1] if said else 'no answer', 100)})"}
+    version = subprocess.run([bwrap, "--version"], capture_output=True, text=True).stdout.strip()
+    return {"kind": "bubblewrap", "detail": f"{version or 'bubblewrap'}: user, PID, mount, network and IPC "
+                                            "namespaces, a read-only file system, no network"}
+
+
+def command() -> list[str]:
+    """bubblewrap's command line for a fresh interpreter of this Python in the sandbox, before its arguments (`-c
+    CODE`): only the interpreter, the system's libraries and the slidelab package are seen, read-only."""
+    python = os.path.realpath(sys.executable)
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # .../slidelab
+    shown = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
+    shown.add(package)
+    binds = []
+    for path in sorted(shown):
+        if os.path.isdir(path) and not path.startswith("/usr/"):
+            binds += ["--ro-bind", path, path]
+    links = []
+    for name in ("lib", "lib64", "bin", "sbin"):
+        target = os.readlink(f"/{name}") if os.path.islink(f"/{name}") else None
+        if target is not None:
+            links += ["--symlink", target, f"/{name}"]
+        elif os.path.isdir(f"/{name}"):
+            binds += ["--ro-bind", f"/{name}", f"/{name}"]
+    return [shutil.which("bwrap") or "bwrap",
+            "--unshare-all", "--unshare-user", "--uid", str(UID), "--gid", str(UID), "--disable-userns",
+            "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
+            "--ro-bind", "/usr", "/usr", *links, *binds,
+            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp",
+            "--remount-ro", "/proc", "--remount-ro", "/",
+            "--", python, "-I", "-S", "-B"]
+
+
+def _limits(seconds: float):
+    """What the sandbox's first process sets before bubblewrap starts (its limits hold for all it starts)."""
+    cpu = int(seconds) + 5
+
+    def limit():
+        import resource
+        import signal
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past FILE_SIZE fails (EFBIG) rather than kills
+        for which, value in ((resource.RLIMIT_AS, MEMORY), (resource.RLIMIT_CPU, cpu),
+                             (resource.RLIMIT_FSIZE, FILE_SIZE), (resource.RLIMIT_NOFILE, OPEN_FILES),
+                             (resource.RLIMIT_CORE, 0)):
+            try:
+                resource.setrlimit(which, (value, value))
+            except (ValueError, OSError):
+                pass
+
+    return limit
+
+
+class Sandboxed:
+    """A fresh interpreter in the sandbox running `entry` (a function `module:name` of slidelab, called with the
+    descriptor of its end of the channel), for at most `seconds` of CPU time; `channel` talks to it. `close()` ends
+    it and everything it started, and gives back what it printed (its standard output and error, both kept apart
+    from the command's: at most `keep` characters, control characters made visible)."""
+
+    def __init__(self, entry: str, seconds: float):
+        import tempfile
+
+        mine, theirs = socket.socketpair()
+        self.channel = Channel(mine)
+        self.output = tempfile.TemporaryFile()
+        module, function = entry.split(":")
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+        boot = (f"import sys; sys.path[:0] = [{root!r}]; import {module} as m; m.{function}({theirs.fileno()})")
+        try:
+            self.process = subprocess.Popen([*command(), "-c", boot], stdin=subprocess.DEVNULL, stdout=self.output,
+                                            stderr=self.output, pass_fds=(theirs.fileno(),), env={},
+                                            start_new_session=True, preexec_fn=_limits(seconds))
+        finally:
+            theirs.close()
+        self.closed = False
+
+    def ended(self) -> int | None:
+        """Its wait status once it has ended, else None."""
+        code = self.process.poll()
+        if code is None:
+            return None
+        return (-code) if code < 0 else code << 8  # as os.waitpid says it
+
+    def close(self, keep: int = 4000) -> str:
+        if not self.closed:
+            self.closed = True
+            try:
+                os.killpg(self.process.pid, 9)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.process.wait()
+            self.channel.close()
+        return printed(self.output, keep)
+
+
+def printed(file, keep: int) -> str:
+    """What a file of someone's output holds, at most `keep` characters (the cut said), read once and closed."""
+    if file.closed:
+        return ""
+    try:
+        size = file.seek(0, 2)
+        file.seek(0)
+        text = file.read(4 * keep).decode("utf-8", "replace")
+    finally:
+        file.close()
+    if len(text) > keep or size > 4 * keep:
+        text = text[:keep] + f"\n... (cut: {size:,} bytes written in all)"
+    return text
+
+
+def visible(text: str, limit: int = 200) -> str:
+    """Text that came from code that is not ours, as one line for people: control characters (line breaks, escape
+    sequences) shown as escapes, cut to `limit` characters."""
+    text = str(text)
+    shown = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text[:limit])
+    return shown + ("..." if len(text) > limit else "")
