@@ -404,9 +404,17 @@ def find_chromium(python: Path) -> str:
     return ""
 
 
+def find_bubblewrap() -> None:
+    """Debian's bubblewrap, the sandbox someone else's heuristic runs in (installed with apt when running as root);
+    without it the tests of the sandbox are skipped, saying why."""
+    if sys.platform.startswith("linux") and not shutil.which("bwrap") and not _apt_install("bubblewrap"):
+        log("bubblewrap is not installed (apt-get install bubblewrap): the sandbox's tests will be skipped")
+
+
 def run_tests(pytest_args: list[str]) -> int:
     python = make_venv(VENV, ["-e", f".[{TEST_EXTRAS}]"])
     chromium = find_chromium(python)
+    find_bubblewrap()
     build_site(str(python))
     axe = npm_package("axe-core", AXE_VERSION) / "axe.min.js"
     env = dict(os.environ, SLIDELAB_CHROMIUM=chromium, SLIDELAB_PDB_DIR=str(PDB_CACHE), SLIDELAB_AXE=str(axe))

@@ -31,6 +31,7 @@ SMOKE = {
     "bench_korf.py": (["--ids", "79"], "79"),
     "bench_split_cost.py": (["--ids", "3,12", "--tables", "pdb771", "--runs", "1"], "split ms"),
     "bench_parallel.py": (["--runs", "1", "--korf", "79"], "79"),
+    "bench_sandbox.py": (["--runs", "1"], "evaluator"),
     "bench_search.py": (["--runs", "1", "--skip-2x5"], "cpu"),
     "bench_tokens.py": (["--runs", "1"], "knights"),
     "bench_user_heuristic.py": (["--runs", "1"], "ratio"),

@@ -85,6 +85,10 @@ def exit_code(answer: Mapping[str, Any]) -> int:
 
 
 def say_error(answer: Mapping[str, Any]) -> int:
-    """Say an error answer on stderr in one line, `slidelab: CODE: reason`; its exit status."""
-    print(f"slidelab: {answer['error']['code']}: {answer['error']['message']}", file=sys.stderr)
+    """Say an error answer on stderr in one line, `slidelab: CODE: reason` (a message made where your code ran may hold
+    anything: its control characters are shown as escapes); its exit status."""
+    from slidelab.run.sandbox import visible
+
+    error = answer["error"]
+    print(f"slidelab: {visible(error['code'], 40)}: {visible(error['message'], 4000)}", file=sys.stderr)
     return exit_code(answer)

@@ -167,10 +167,18 @@ def _print_own(exercise: Exercise, row: dict, language: str) -> None:
 def _grade(args) -> int:
     from slidelab.core.workers import cores
     from slidelab.course.grade import grade_all
+    from slidelab.run import sandbox
 
     exercise = load_exercise(args.exercise)
     if not 0 <= args.workers <= 256:
         raise Refused("--workers must be from 0 (one per core) to 256")
+    if not sandbox.available():
+        if not args.no_sandbox:
+            raise Refused(f"{sandbox.status()['detail']}; hand-ins are strangers' code, so grade them in the page's "
+                          "Grade view (its workers are sandboxed), or give --no-sandbox to run each in a process "
+                          "of its own with your rights")
+        print(f"slidelab: notice: {sandbox.status()['detail']}: each hand-in runs in a process of its own, with "
+              "your rights (--no-sandbox)", file=sys.stderr)
     files, rows = [], []
     for path in args.handins:
         try:
@@ -195,11 +203,14 @@ def _grade(args) -> int:
 
 
 def _print_table(exercise: Exercise, rows: list) -> None:
+    from slidelab.run.sandbox import visible
+
     ids = [task.id for task in exercise.tasks]
-    names = [row.get("student") or Path(row["file"]).name for row in rows]
+    names = [visible(row.get("student") or Path(row["file"]).name, 60) for row in rows]  # a hand-in's own words
     width = max([len("student"), *map(len, names)])
     print(f"{'student':<{width}}  " + "  ".join(ids) + f"  {'total':>7}  problem")
     for name, row in zip(names, rows, strict=True):
         cells = [f"{row['tasks'][i]['points']:>{len(i)}g}" if row["ok"] else f"{'-':>{len(i)}}" for i in ids]
-        print(f"{name:<{width}}  " + "  ".join(cells) + f"  {row['total']:>3g}/{row['max']:<3g}  {problem(row)}")
+        print(f"{name:<{width}}  " + "  ".join(cells) + f"  {row['total']:>3g}/{row['max']:<3g}  "
+              f"{visible(problem(row), 300)}")
 

@@ -30,6 +30,17 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
 
+class _Version(argparse.Action):
+    """--version: slidelab's version and which sandbox someone else's code runs in here (probed when asked)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from slidelab import __version__
+        from slidelab.run import sandbox
+
+        print(f"slidelab {__version__}\nsandbox for someone else's code: {sandbox.status()['detail']}")
+        parser.exit(0)
+
+
 def _catalogue(items) -> str:
     """Names and descriptions of algorithms or heuristics, for --help."""
     import textwrap
@@ -252,6 +263,9 @@ def _grade(sub, name, help) -> None:
     grade.add_argument("handins", metavar="HANDED_IN", nargs="+", help="hand-in files")
     grade.add_argument("--workers", type=int, default=1, help="hand-ins graded at once, one process each (default 1; "
                        "0: one per core)")
+    grade.add_argument("--no-sandbox", action="store_true", help="grade even where this machine gives no sandbox "
+                       "(`slidelab --version` says which it gives): each hand-in then runs in a process of its own, "
+                       "with your rights")
     output = grade.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print one JSON object")
     output.add_argument("--csv", action="store_true", help="print the table as CSV")
@@ -280,6 +294,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser: one sub-parser per command. Given the `command` to run, only its options are
     declared (the others are only named, for --help and errors): a run pays for its own."""
     parser = _Parser(prog="slidelab", description="Solve sliding-tile and token puzzles optimally.")
+    parser.add_argument("--version", action=_Version, nargs=0, help="say the version, and the sandbox this machine "
+                        "gives someone else's code")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, (_, help, define) in COMMANDS.items():
         if command in (None, name) or command not in COMMANDS:

@@ -347,10 +347,12 @@ def print_compare(answer: Mapping[str, Any]) -> None:
 def print_printed(answer: Mapping[str, Any]) -> None:
     """What your heuristic printed, after the answer and apart from it."""
     if answer.get("printed"):
+        from slidelab.run.sandbox import visible
+
         lines = answer["printed"].splitlines()
         print("your heuristic printed:")
         for line in lines[:PRINTED_LINES]:
-            print(f"  | {line}")
+            print(f"  | {visible(line, 1000)}")  # its control characters made visible: no line it writes is ours
         if len(lines) > PRINTED_LINES:
             print(f"  | ... ({len(lines) - PRINTED_LINES:,} more lines kept; --json has them)")
 

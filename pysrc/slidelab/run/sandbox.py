@@ -171,8 +171,9 @@ def command() -> list[str]:
     return [shutil.which("bwrap") or "bwrap",
             "--unshare-all", "--unshare-user", "--uid", str(UID), "--gid", str(UID), "--disable-userns",
             "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
+            "--tmpfs", "/tmp",  # first: a folder shown below /tmp (a virtual environment there) is bound over it
             "--ro-bind", "/usr", "/usr", *links, *binds,
-            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp",
+            "--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp",
             "--remount-ro", "/proc", "--remount-ro", "/",
             "--", python, "-I", "-S", "-B"]
 

@@ -460,14 +460,17 @@ class _Forked:
 def checked_values(found, states: list, format_state, where: str) -> list[int]:
     """The values an evaluator answered for `states`, each a whole number of at least 0 (checked where h ran too:
     this is the check that counts); UserCodeError naming the board otherwise."""
+    from slidelab.run.sandbox import visible
+
     if not isinstance(found, list) or len(found) != len(states):
         raise UserCodeError(f"the {where} running your heuristic answered something else than its values",
                             reason="ended", how="answered something else")
     for value, state in zip(found, states, strict=True):
         if type(value) is not int or value < 0:
             board = format_state(tuple(state) if isinstance(state, list) else state)
-            raise UserCodeError(f"your heuristic returned {str(value)[:40]} on the board {board}, not a whole "
-                                "number of at least 0", reason="bad_value", value=str(value)[:40],
+            shown = visible(value, 40)  # its own text: one line, control characters made visible
+            raise UserCodeError(f"your heuristic returned {shown} on the board {board}, not a whole "
+                                "number of at least 0", reason="bad_value", value=shown,
                                 type=type(value).__name__, board=board, line=None, file=None)
     return found
 
@@ -479,7 +482,9 @@ def answered_error(error, seconds: float | None = None) -> SlideLabError:
     if error.get("code") == "limit":
         return SearchLimit(_stopped(seconds), reason="time_limit", seconds=seconds)
     details = error.get("details") if isinstance(error.get("details"), dict) else {}
-    return UserCodeError(str(error.get("message", "the evaluator failed"))[:2000],
+    from slidelab.run.sandbox import visible
+
+    return UserCodeError(visible(error.get("message", "the evaluator failed"), 2000),
                          reason=str(error.get("reason") or "failed"), **{str(k): v for k, v in details.items()})
 
 
