@@ -155,3 +155,24 @@ def test_grading_a_hostile_class_grades_the_honest_and_contains_the_rest(tmp_pat
     assert "\x1b" not in out and all("mallory\\n" in line for line in lines if "mallory" in line)
     time.sleep(3.5)
     assert output.read_text() == "the grades" and processes_saying("# MARKER") == []
+
+
+BOARD = "1 2 3/4 0 6/7 5 8"  # two moves from the goal
+
+
+@pytest.mark.parametrize("command", ["solve", "trace", "compare", "batch"])
+def test_every_search_with_hostile_code_is_made_where_the_code_never_ran(tmp_path, command):
+    positions = tmp_path / "positions.txt"
+    positions.write_text(f"a: {BOARD}\nb: 1 2 3/4 5 6/7 0 8\n")
+    output = tmp_path / "grades.csv"
+    output.write_text("the grades")
+    where = [positions] if command == "batch" else [BOARD]
+    for name, fill in (("stops_judge", {}), ("forges", {}), ("outlives", {"OUTPUT": output})):
+        path = hostile(tmp_path, name, **fill)
+        status, out, err, seconds = slidelab(command, *where, "--heuristic-file", path, "--json", timeout=60)
+        assert status == 0 and seconds < 30, (name, err)
+        answers = [json.loads(line) for line in out.splitlines()]  # JSON lines: nothing else reached the output
+        assert all(answer.get("ok", True) for answer in answers), (name, answers)
+        assert "FORGED" not in err and "FORGED" not in json.dumps([a.get("moves") for a in answers])
+    time.sleep(3.5)
+    assert output.read_text() == "the grades" and processes_saying("# MARKER") == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import time
 
-from slidelab.api.error_answers import error, error_of, guarded, printing
+from slidelab.api.error_answers import error, error_of, failure, guarded, printing
 from slidelab.contract.request import Solve, parse_solve, parse_trace
 from slidelab.core.answers import Failed, Solved, Traced
 from slidelab.core.control import Limits, run
@@ -36,8 +36,35 @@ def solve_steps(request):
 
 
 def estimator_of(parsed):
-    """The heuristic a parsed request (Solve, Trace) searches with, built for its puzzle."""
+    """The heuristic a parsed request (Solve, Trace) searches with, built for its puzzle: your code's values from a
+    process of its own (supervised.IsolatedHeuristic) when the request says `isolate`."""
+    code = parsed.code
+    if code is not None and code.isolate and code.code is not None and parsed.method.used == user.NAME:
+        from slidelab.run import supervised
+
+        seconds = parsed.budget.max_seconds if hasattr(parsed, "budget") else parsed.max_seconds
+        evaluator = supervised.Evaluator(parsed.puzzle, code.code, code.function, code.filename,
+                                         seconds or supervised.DEFAULT_SECONDS)
+        return supervised.IsolatedHeuristic(evaluator, code.filename)
     return build_estimator(parsed.method.used, parsed.puzzle, parsed.code, parsed.method.tables)
+
+
+def _searched(parsed, search):
+    """The answer of `search(heuristic)` (a generator) with the request's heuristic; an isolated heuristic's process
+    is ended after it, and what the code printed there is added to the answer, an error answer's too."""
+    heuristic = estimator_of(parsed)
+    evaluator = getattr(heuristic, "evaluator", None)
+    if evaluator is None:
+        return (yield from search(heuristic))
+    try:
+        answer = yield from search(heuristic)
+    except Exception as e:
+        answer = failure(e)
+    finally:
+        said = evaluator.close()
+    if said:
+        answer["printed"] = said
+    return answer
 
 
 def build_estimator(name: str, puzzle, code, tables: str | None = None):
@@ -60,9 +87,12 @@ def _with_yours(parsed) -> bool:
 
 def _solve(request):
     parsed = parse_solve(request)  # every value checked before your code is ever run
+    return (yield from _searched(parsed, lambda heuristic: _solved(parsed, heuristic)))
+
+
+def _solved(parsed, heuristic):
     puzzle, method = parsed.puzzle, parsed.method
     algorithm = method.spec
-    heuristic = estimator_of(parsed)
     limits = parsed.budget.start()
     puzzle.check_solvable()
     options = {"all_solutions": method.all_solutions, "weight": method.weight,
@@ -265,9 +295,12 @@ def trace_steps(request):
 
 def _trace(request):
     parsed = parse_trace(request)
+    return (yield from _searched(parsed, lambda heuristic: _traced(parsed, heuristic)))
+
+
+def _traced(parsed, heuristic):
     puzzle, method = parsed.puzzle, parsed.method
     limits = Limits(None, parsed.max_seconds)
-    heuristic = estimator_of(parsed)
     puzzle.check_solvable()
     from slidelab.search.trace import trace as trace_search  # only traces pay for importing it
 

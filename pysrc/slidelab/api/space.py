@@ -82,7 +82,7 @@ def _check_heuristic(request):
     engine = space.engine
     limits = space.budget.start()
     code = parsed.code
-    if not (parsed.isolate and engine == "python" and code is not None and code.code is not None):
+    if not (code is not None and code.isolate and engine == "python" and code.code is not None):
         return (yield from _checked(parsed, build_estimator(parsed.heuristic, space.puzzle, code), limits, engine))
     from slidelab.run import supervised
 

@@ -270,6 +270,8 @@ class UserCode:
     code: str | None = key("the heuristic's Python code (docs/your-heuristic.md)", name="heuristic_code")
     function: str = key("the function of the code that is h", user.DEFAULT_FUNCTION, name="heuristic_function")
     filename: str = key("the file the code came from, named in its errors", user.CODE_NAME, name="heuristic_filename")
+    isolate: bool = key("compute the code's values in a process of its own (the sandbox where this machine gives "
+                        "one), so that the search or check runs where the code never does", False)
     callable: Any = derived()
 
 
@@ -282,7 +284,7 @@ def code_of(request, heuristic: str) -> UserCode | None:
     return UserCode(option_of(request, "heuristic_code", str),
                     option_of(request, "heuristic_function", str, user.DEFAULT_FUNCTION),
                     option_of(request, "heuristic_filename", str, user.CODE_NAME),
-                    value if callable(value) else None)
+                    option_of(request, "isolate", bool, False), value if callable(value) else None)
 
 
 def worker_count(request, default: int) -> int:
@@ -552,7 +554,6 @@ class HeuristicCheck:
     heuristic: str = key("the heuristic by name; yours: the request's code", DEFAULT_HEURISTIC)
     code: UserCode | None = None
     examples: int = key("overestimates listed", 0, minimum=0, maximum=MAX_EXAMPLES)
-    isolate: bool = key("evaluate your code in a process of its own (the python engine)", False)
 
 
 def parse_check(request) -> HeuristicCheck:
@@ -569,4 +570,4 @@ def parse_check(request) -> HeuristicCheck:
     if space.engine == "python" and space.workers is not None:
         raise BadRequest("'workers' share the numpy engine's complete check (sliding boards of up to 12 cells); this "
                          "check runs in one process")
-    return HeuristicCheck(space, name, code_of(request, name), examples, option_of(request, "isolate", bool, False))
+    return HeuristicCheck(space, name, code_of(request, name), examples)

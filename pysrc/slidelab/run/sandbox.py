@@ -51,6 +51,7 @@ class Channel:
 
     def __init__(self, sock: socket.socket, limit: int = MAX_FRAME):
         self.sock, self.limit = sock, limit
+        self.buffer = bytearray()  # bytes received past the frame read last
         sock.setblocking(False)
 
     def send(self, data: bytes, deadline: float) -> None:
@@ -72,37 +73,36 @@ class Channel:
             raise FrameError(f"a message that is not JSON ({str(e)[:80]})") from None
 
     def ready(self, timeout: float) -> bool:
-        return bool(select.select([self.sock], [], [], _timeout(timeout))[0])
+        return bool(self.buffer) or bool(select.select([self.sock], [], [], _timeout(timeout))[0])
 
     def close(self) -> None:
         self.sock.close()
 
     def _read(self, size: int, deadline: float) -> bytes:
-        chunks, got = [], 0
-        while got < size:
-            if not self.ready(deadline - time.monotonic()):
-                raise TimeoutError
+        buffer = self.buffer
+        while len(buffer) < size:
             try:
-                chunk = self.sock.recv(min(size - got, 1 << 20))
+                chunk = self.sock.recv(max(size - len(buffer), 1 << 16))  # a whole frame in one call, when it is there
             except BlockingIOError:
+                if not self.ready(deadline - time.monotonic()):
+                    raise TimeoutError from None
                 continue
             except OSError:
                 chunk = b""
             if not chunk:
                 raise EOFError
-            chunks.append(chunk)
-            got += len(chunk)
-        return b"".join(chunks)
+            buffer += chunk
+        data, self.buffer = bytes(buffer[:size]), buffer[size:]
+        return data
 
     def _write(self, data: bytes, deadline: float) -> None:
         view = memoryview(data)
         while view:
-            if not select.select([], [self.sock], [], _timeout(deadline - time.monotonic()))[1]:
-                raise TimeoutError
             try:
                 view = view[self.sock.send(view):]
-            except BlockingIOError:
-                continue
+            except BlockingIOError:  # the other side is not reading: wait for it, until the deadline
+                if not select.select([], [self.sock], [], _timeout(deadline - time.monotonic()))[1]:
+                    raise TimeoutError from None
 
 
 def _timeout(seconds: float) -> float | None:

@@ -58,8 +58,9 @@ def run(call: Callable, request: dict, on_progress=None, should_cancel=None) -> 
     from multiprocessing.connection import Pipe
 
     seconds, by_default = time_limit(request)
+    request = dict(request, isolate=True)  # the child searches; the code's values come from the sandbox
     if by_default:
-        request = dict(request, max_seconds=seconds)
+        request["max_seconds"] = seconds
     mine, theirs = Pipe()
     printed = tempfile.TemporaryFile()
     sys.stdout.flush()
@@ -324,12 +325,13 @@ class Evaluator:
         computes while this process goes on with other work."""
         if self.asked is not None:
             raise RuntimeError("the evaluator has a question waiting for its answer")
+        if not states:  # nothing to ask: `take` gives []
+            return
         if self.closed:
             raise SearchLimit("your heuristic's process has ended (its time limit)", reason="time_limit",
                               seconds=self.seconds)
         self.asked = states
-        if states:
-            self._send(self._encode(states))
+        self._send(self._encode(states))
 
     def _send(self, data: bytes) -> None:
         """Send a question; a child that does not read it within the time left is ended, which is the time limit,

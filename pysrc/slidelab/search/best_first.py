@@ -37,6 +37,7 @@ def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True, r
     meter = Meter(limits, Stats(open_peak=1, reopened=0 if reopen else None))
     stats = meter.stats
     moves_of = puzzle.moves
+    many = getattr(heuristic, "many", None)  # h of many states in one exchange (your code in a process of its own)
     start = puzzle.start
     h0 = heuristic(start)
     cost = {start: 0}  # best known g of every state stored (open or closed)
@@ -69,7 +70,11 @@ def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True, r
                 closed.add(state)
         g += 1
         fg = g_weight * g
-        for move, child in moves_of(state):
+        moves = moves_of(state)
+        if many is not None:  # the children the loop below evaluates, asked for at once
+            moves = list(moves)
+            many([child for _, child in moves if cost.get(child, g + 1) > g])
+        for move, child in moves:
             stats.generated += 1
             if cost.get(child, g + 1) <= g:
                 if record is not None:

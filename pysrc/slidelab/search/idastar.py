@@ -50,6 +50,14 @@ def generic_idastar(puzzle, heuristic, limits, all_solutions=False, record=None,
     stats = meter.stats
     goal_test = puzzle.is_goal
     moves_of = puzzle.moves
+    many = getattr(heuristic, "many", None)  # h of many states in one exchange (your code in a process of its own)
+
+    def asked_moves(state, parent, skip) -> list:
+        """A state's moves, the h of the children the search may evaluate asked for in one exchange."""
+        moves = list(moves_of(state))
+        many([child for move, child in moves if child != parent and move not in skip])  # type: ignore[misc]
+        return moves
+
     no_skip: frozenset = frozenset()
     commuting_before = (lambda move: no_skip) if all_solutions else puzzle.commuting_before
     mask = CHECK_EVERY - 1
@@ -90,7 +98,8 @@ def generic_idastar(puzzle, heuristic, limits, all_solutions=False, record=None,
                         return over
                     continue
                 path.append(move)
-                stack.append((child, state, iter(moves_of(child)), commuting_before(move)))
+                skip = commuting_before(move)
+                stack.append((child, state, iter(asked_moves(child, state, skip) if many else moves_of(child)), skip))
                 stats.expanded += 1
                 if record is not None:
                     record.expand(child)
