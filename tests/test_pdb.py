@@ -393,3 +393,22 @@ def test_a_packaged_five_tile_table_is_what_the_builder_makes():
     path = __import__("pathlib").Path(files.PACKAGED) / "3x4_4-8-9-10-11.slpdb"
     _, table = files.decode(path.read_bytes())
     assert bytes(table) == bytes(builder.build(3, 4, (4, 8, 9, 10, 11)))
+
+
+def test_a_mapped_table_whose_bytes_changed_after_it_was_written_is_refused_and_written_again(cache, monkeypatch):
+    board = "8 6 7/2 5 4/3 0 1"
+    assert api.solve({"board": board, "heuristic": "pdb"})["length"] == 31
+    maps = sorted(cache.glob("3x3_*.map"))
+    assert maps
+    start = len(files.MAP_MAGIC) + files.MAP_HEADER.size
+    for path in maps:  # every entry raised by 5, the header left as it was: an inadmissible table
+        data = bytearray(path.read_bytes())
+        data[start:] = bytes(min(255, b + 5) for b in data[start:])
+        path.write_bytes(bytes(data))
+    monkeypatch.setattr(files, "_TABLES", {})  # as a new process finds the folder
+    answer = api.solve({"board": board, "heuristic": "pdb", "max_seconds": 20})
+    assert answer["ok"] and answer["length"] == 31 and answer["optimal"]
+    for path in maps:  # decoded again from the .slpdb file and written whole
+        body = path.read_bytes()[start:]
+        assert max(body) <= 31 and files.zlib.crc32(body) == files.MAP_HEADER.unpack_from(
+            path.read_bytes(), len(files.MAP_MAGIC))[1]
