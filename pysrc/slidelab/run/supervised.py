@@ -497,35 +497,36 @@ def _stopped(seconds) -> str:
 def _evaluate_in_child(puzzle, code, function, filename, fd, printed_fd) -> None:
     """The forked evaluator's child: its own process group, none of its parent's descriptors but its channel and
     output, then `_evaluate`."""
-    status = 0
-    try:
-        _become_child(fd, printed_fd)
-        sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - the process's own stdout, for its whole life
+    def body():
         from slidelab.run.sandbox import Channel
 
+        _become_child(fd, printed_fd)
+        sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - the process's own stdout, for its whole life
         _evaluate(puzzle, code, function, filename, Channel(socket_of(fd)))
-    except BaseException:
-        status = 1
-    finally:
-        try:
-            sys.stdout.flush()
-        except BaseException:
-            pass
-        os._exit(status)
+
+    _live_then_exit(body)
 
 
 def evaluate_sandboxed(fd: int) -> None:
     """The sandboxed evaluator (sandbox.Sandboxed's entry): the puzzle, code and function from the first message,
     then `_evaluate`. It answers on its channel only; what it prints goes to its own output."""
-    from slidelab.run.sandbox import Channel
+    def body():
+        from slidelab.run.sandbox import Channel
 
-    status = 0
-    try:
         user.contain_interrupts()
         channel = Channel(socket_of(fd))
         setup = json.loads(channel.receive(INF_DEADLINE))
-        puzzle = puzzle_of(setup["puzzle"])
-        _evaluate(puzzle, setup["code"], setup["function"], setup["filename"], channel)
+        _evaluate(puzzle_of(setup["puzzle"]), setup["code"], setup["function"], setup["filename"], channel)
+
+    _live_then_exit(body)
+
+
+def _live_then_exit(body) -> None:
+    """An evaluator's whole life: `body`, then the process ends without running anyone's exit hooks (status 1 when
+    something escaped it)."""
+    status = 0
+    try:
+        body()
     except BaseException:
         status = 1
     finally:
