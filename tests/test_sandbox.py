@@ -176,3 +176,12 @@ def test_every_search_with_hostile_code_is_made_where_the_code_never_ran(tmp_pat
         assert "FORGED" not in err and "FORGED" not in json.dumps([a.get("moves") for a in answers])
     time.sleep(3.5)
     assert output.read_text() == "the grades" and processes_saying("# MARKER") == []
+
+
+def test_the_numpy_engine_evaluates_in_the_sandbox_too_so_a_patched_checker_changes_nothing():
+    pytest.importorskip("numpy")
+    path = ROOT / "tests" / "data" / "forging" / "patches_checker.py"  # patches Tally.report where it is imported
+    status, out, err, _ = slidelab("check-heuristic", path, "3x3", "--engine", "numpy", "--workers", "2", "--json")
+    answer = json.loads(out)
+    assert status == 0 and answer["isolated"] is True, err
+    assert answer["admissible"] is False and answer["overestimated"] == 157_176  # twice Manhattan's, as it is

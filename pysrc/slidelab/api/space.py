@@ -82,15 +82,21 @@ def _check_heuristic(request):
     engine = space.engine
     limits = space.budget.start()
     code = parsed.code
-    if not (code is not None and code.isolate and engine == "python" and code.code is not None):
+    if not (code is not None and code.isolate and code.code is not None):
         return (yield from _checked(parsed, build_estimator(parsed.heuristic, space.puzzle, code), limits, engine))
     from slidelab.run import supervised
 
-    evaluator = supervised.Evaluator(space.puzzle, code.code, code.function, code.filename,
-                                     limits.max_seconds or supervised.DEFAULT_SECONDS)
+    seconds = limits.max_seconds or supervised.DEFAULT_SECONDS
+    evaluator = supervised.Evaluator(space.puzzle, code.code, code.function, code.filename, seconds)
     heuristic = supervised.IsolatedHeuristic(evaluator, code.filename)
+    evaluators = None
+    if engine == "numpy":  # the workers too: h of every position, each in a process of its own
+        from slidelab.core.workers import cores
+
+        evaluators = supervised.task_evaluators(space.puzzle, code.code, code.function, code.filename, seconds,
+                                                processes(space.workers, cores()))
     try:
-        answer = yield from _checked(parsed, heuristic, limits, engine)
+        answer = yield from _checked(parsed, heuristic, limits, engine, evaluators)
     finally:
         printed = evaluator.close()
     if printed:
@@ -99,7 +105,7 @@ def _check_heuristic(request):
     return answer
 
 
-def _checked(parsed: HeuristicCheck, heuristic, limits, engine):
+def _checked(parsed: HeuristicCheck, heuristic, limits, engine, evaluators=None):
     """The check of `heuristic` on `engine`, with the goal, the engine and the file named in the answer."""
     puzzle = parsed.space.puzzle
     if engine == "numpy":
@@ -108,7 +114,7 @@ def _checked(parsed: HeuristicCheck, heuristic, limits, engine):
 
         answer = yield from indexed_check_steps(puzzle, heuristic, limits,
                                                 processes(parsed.space.workers, cores()),
-                                                parsed.examples)
+                                                parsed.examples, evaluators)
     else:
         from slidelab.space.check import check_steps
         from slidelab.space.explore import INDEXED_CELLS

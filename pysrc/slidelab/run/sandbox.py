@@ -65,12 +65,8 @@ class Channel:
         return self._read(size, deadline)
 
     def receive_json(self, deadline: float):
-        """The next frame as JSON values (no NaN, no infinity, nothing nested past the parser's depth)."""
-        data = self.receive(deadline)
-        try:
-            return json.loads(data, parse_constant=_no_constant)
-        except (ValueError, RecursionError) as e:
-            raise FrameError(f"a message that is not JSON ({str(e)[:80]})") from None
+        """The next frame as JSON values."""
+        return json_of(self.receive(deadline))
 
     def ready(self, timeout: float) -> bool:
         return bool(self.buffer) or bool(select.select([self.sock], [], [], _timeout(timeout))[0])
@@ -103,6 +99,14 @@ class Channel:
             except BlockingIOError:  # the other side is not reading: wait for it, until the deadline
                 if not select.select([], [self.sock], [], _timeout(deadline - time.monotonic()))[1]:
                     raise TimeoutError from None
+
+
+def json_of(data: bytes):
+    """A frame's JSON values (no NaN, no infinity, nothing nested past the parser's depth), else FrameError."""
+    try:
+        return json.loads(data, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as e:
+        raise FrameError(f"a message that is not JSON ({str(e)[:80]})") from None
 
 
 def _timeout(seconds: float) -> float | None:
@@ -170,12 +174,22 @@ def command() -> list[str]:
             binds += ["--ro-bind", f"/{name}", f"/{name}"]
     return [shutil.which("bwrap") or "bwrap",
             "--unshare-all", "--unshare-user", "--uid", str(UID), "--gid", str(UID), "--disable-userns",
-            "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
+            "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv", *_kept_environment(),
             "--tmpfs", "/tmp",  # first: a folder shown below /tmp (a virtual environment there) is bound over it
             "--ro-bind", "/usr", "/usr", *links, *binds,
             "--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp",
             "--remount-ro", "/proc", "--remount-ro", "/",
             "--", python, "-I", "-S", "-B"]
+
+
+def _kept_environment() -> list[str]:
+    """The variables the sandbox keeps of the environment: OpenBLAS's core settings where this machine needs them (an
+    older OpenBLAS computes wrong results or crashes without them on some processors), one thread for numpy."""
+    kept = ["--setenv", "OPENBLAS_NUM_THREADS", "1"]
+    for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+        if os.environ.get(name):
+            kept += ["--setenv", name, os.environ[name]]
+    return kept
 
 
 def _limits(seconds: float):
@@ -212,7 +226,8 @@ class Sandboxed:
         self.output = tempfile.TemporaryFile()
         module, function = entry.split(":")
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-        boot = (f"import sys; sys.path[:0] = [{root!r}]; import {module} as m; m.{function}({theirs.fileno()})")
+        paths = [root, *(p for p in sys.path if p and os.path.isabs(p))]  # those not shown read-only are not there
+        boot = f"import sys; sys.path[:0] = {paths!r}; import {module} as m; m.{function}({theirs.fileno()})"
         try:
             self.process = subprocess.Popen([*command(), "-c", boot], stdin=subprocess.DEVNULL, stdout=self.output,
                                             stderr=self.output, pass_fds=(theirs.fileno(),), env={},

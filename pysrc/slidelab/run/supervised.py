@@ -294,7 +294,7 @@ class Evaluator:
     process that ends is a UserCodeError saying how."""
 
     def __init__(self, puzzle, code: str, function: str = user.DEFAULT_FUNCTION, filename: str = user.CODE_NAME,
-                 seconds: float = DEFAULT_SECONDS, sandboxed: bool | None = None):
+                 seconds: float = DEFAULT_SECONDS, sandboxed: bool | None = None, answers: str = "values"):
         from slidelab.run import sandbox
 
         self.seconds = seconds
@@ -303,15 +303,17 @@ class Evaluator:
         self.format = puzzle.format
         self._encode = state_codec(puzzle)[0]
         self.sandboxed = sandbox.available() if sandboxed is None else sandboxed
+        self.answers = answers
         self.said = ""  # what the child printed, once it is closed
         self.closed = False
         if self.sandboxed:
             self.child: sandbox.Sandboxed | _Forked = sandbox.Sandboxed("slidelab.run.supervised:evaluate_sandboxed",
                                                                         seconds)
-            setup = {"puzzle": puzzle_spec(puzzle), "code": code, "function": function, "filename": filename}
+            setup = {"puzzle": puzzle_spec(puzzle), "code": code, "function": function, "filename": filename,
+                     "answers": answers}
             self._send(_dumps(setup).encode())
         else:
-            self.child = _Forked(puzzle, code, function, filename)
+            self.child = _Forked(puzzle, code, function, filename, answers)
         self.channel = self.child.channel
         self._answer()  # ready, or the code's error
 
@@ -331,7 +333,7 @@ class Evaluator:
             raise SearchLimit("your heuristic's process has ended (its time limit)", reason="time_limit",
                               seconds=self.seconds)
         self.asked = states
-        self._send(self._encode(states))
+        self._send(_dumps(list(states[0])).encode() if self.answers == "tasks" else self._encode(states))
 
     def _send(self, data: bytes) -> None:
         """Send a question; a child that does not read it within the time left is ended, which is the time limit,
@@ -350,6 +352,21 @@ class Evaluator:
         finally:
             self.used += time.monotonic() - started
 
+    def ask_task(self, task) -> None:
+        """Send an evaluator of whole tasks (answers="tasks") one task of the numpy engine's check; `take_task`
+        gets its values."""
+        self.ask([task])
+
+    def take_task(self) -> bytes:
+        """The values of the task of the last `ask_task`: 16-bit values, one a position, in index order."""
+        self.asked = None
+        found = self._answer()
+        if not isinstance(found, bytes):
+            self.close()
+            raise UserCodeError("the process running your heuristic sent something else than its values",
+                                reason="ended", how="sent something else")
+        return found
+
     def take(self) -> list[int]:
         """The values of the states of the last `ask`, each checked."""
         states, self.asked = self.asked, None
@@ -367,7 +384,7 @@ class Evaluator:
             self.used += time.monotonic() - asked
 
     def _wait(self, asked: float):
-        from slidelab.run.sandbox import FrameError
+        from slidelab.run.sandbox import FrameError, json_of
 
         channel = self.child.channel
         while True:
@@ -378,7 +395,10 @@ class Evaluator:
                 raise SearchLimit(_stopped(self.seconds), reason="time_limit", seconds=self.seconds)
             if channel.ready(min(POLL_S, left)):
                 try:
-                    message = channel.receive_json(deadline)
+                    frame = channel.receive(deadline)
+                    if frame[:1] == TASK_VALUES and self.answers == "tasks":
+                        return frame[1:]
+                    message = json_of(frame)
                 except TimeoutError:  # a message begun and never finished: the time limit
                     continue
                 except FrameError as e:
@@ -427,7 +447,7 @@ class _Forked:
     """Where no sandbox can be made: the evaluator's child forked from this process (it has the puzzle already), with
     the sandbox's channel and ways (sandbox.Sandboxed), and only the guarantees a process of its own gives."""
 
-    def __init__(self, puzzle, code, function, filename):
+    def __init__(self, puzzle, code, function, filename, answers):
         import socket
         import tempfile
 
@@ -440,7 +460,7 @@ class _Forked:
         self.pid = os.fork()
         if self.pid == 0:  # the child: never returns
             mine.close()
-            _evaluate_in_child(puzzle, code, function, filename, theirs.fileno(), self.output.fileno())
+            _evaluate_in_child(puzzle, code, function, filename, answers, theirs.fileno(), self.output.fileno())
         _own_group(self.pid)
         theirs.close()
         self.channel = Channel(mine)
@@ -457,6 +477,41 @@ class _Forked:
             _end(self.pid)
             self.channel.close()
         return printed(self.output, keep)
+
+
+def task_evaluators(puzzle, code: str, function: str, filename: str, seconds: float, workers: int):
+    """The numpy engine's evaluation of a heuristic of yours (space/indexed_check.py's `evaluators`): `workers`
+    Evaluators of whole tasks, each fed the next task of one queue as it answers; yields (task, its values) as they
+    come, and (None, None) every POLL_S while none does, so that the check keeps its limits."""
+    import select
+    from collections import deque
+
+    def evaluate(tasks: list):
+        queue = deque(tasks)
+        pool = []
+        working: dict = {}  # evaluator -> its task
+        try:
+            for _ in range(max(1, min(workers, len(queue)))):
+                pool.append(Evaluator(puzzle, code, function, filename, seconds, answers="tasks"))
+            while queue or working:
+                for evaluator in pool:
+                    if evaluator not in working and queue:
+                        working[evaluator] = queue.popleft()
+                        evaluator.ask_task(working[evaluator])
+                done = [e for e in working if e.channel.ready(0)]
+                if not done:
+                    select.select([e.channel.sock for e in working], [], [], POLL_S)
+                    done = [e for e in working if e.channel.ready(0)]
+                if not done:
+                    yield None, None
+                for evaluator in done:
+                    task = working.pop(evaluator)
+                    yield task, evaluator.take_task()
+        finally:
+            for evaluator in pool:
+                evaluator.close()
+
+    return evaluate
 
 
 def checked_values(found, states: list, format_state, where: str) -> list[int]:
@@ -494,7 +549,7 @@ def _stopped(seconds) -> str:
     return f"stopped after {seconds:g} s (the time limit) while your heuristic was running"
 
 
-def _evaluate_in_child(puzzle, code, function, filename, fd, printed_fd) -> None:
+def _evaluate_in_child(puzzle, code, function, filename, answers, fd, printed_fd) -> None:
     """The forked evaluator's child: its own process group, none of its parent's descriptors but its channel and
     output, then `_evaluate`."""
     def body():
@@ -502,7 +557,7 @@ def _evaluate_in_child(puzzle, code, function, filename, fd, printed_fd) -> None
 
         _become_child(fd, printed_fd)
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - the process's own stdout, for its whole life
-        _evaluate(puzzle, code, function, filename, Channel(socket_of(fd)))
+        _evaluate(puzzle, code, function, filename, answers, Channel(socket_of(fd)))
 
     _live_then_exit(body)
 
@@ -516,7 +571,8 @@ def evaluate_sandboxed(fd: int) -> None:
         user.contain_interrupts()
         channel = Channel(socket_of(fd))
         setup = json.loads(channel.receive(INF_DEADLINE))
-        _evaluate(puzzle_of(setup["puzzle"]), setup["code"], setup["function"], setup["filename"], channel)
+        _evaluate(puzzle_of(setup["puzzle"]), setup["code"], setup["function"], setup["filename"],
+                  setup.get("answers", "values"), channel)
 
     _live_then_exit(body)
 
@@ -546,24 +602,51 @@ def socket_of(fd: int):
     return socket.socket(fileno=fd)
 
 
-def _evaluate(puzzle, code, function, filename, channel) -> None:
-    """The evaluator's life: the code compiled and checked at the goal, then h of each state it is sent, until its
-    channel closes; its errors are sent as they would be answered."""
+def _evaluate(puzzle, code, function, filename, answers, channel) -> None:
+    """The evaluator's life: the code compiled and checked at the goal, then the answer to each question it is sent
+    (`answers`: "values", h of each state, as JSON; "tasks", h of every position of a task of the numpy engine's
+    check, as TASK_VALUES and 16-bit values), until its channel closes; its errors are sent as they would be
+    answered."""
     send = channel.send
-    decode = state_codec(puzzle)[1]
     try:
         heuristic = user.user_heuristic(puzzle, code, function, filename=filename)
+        answer = (_task_answers if answers == "tasks" else _state_answers)(puzzle, heuristic)
         send(_dumps({"values": None}).encode(), INF_DEADLINE)
         while True:
             try:
-                states = channel.receive(INF_DEADLINE)
+                question = channel.receive(INF_DEADLINE)
             except (EOFError, OSError):
                 break
-            found = [heuristic(state) for state in decode(states)]
+            found = answer(question)
             sys.stdout.flush()
-            send(_dumps({"values": found}).encode(), INF_DEADLINE)
+            send(found, INF_DEADLINE)
     except SlideLabError as e:
         send(_dumps({"error": e.as_dict()}).encode(), INF_DEADLINE)
+
+
+TASK_VALUES = b"V"  # what starts an answer of task values (a JSON answer starts with "{")
+
+
+def _state_answers(puzzle, heuristic):
+    decode = state_codec(puzzle)[1]
+    return lambda question: _dumps({"values": [heuristic(state) for state in decode(question)]}).encode()
+
+
+def _task_answers(puzzle, heuristic):
+    """The answers of an evaluator of whole tasks: the index and its tasks, made here as the checker makes them."""
+    import numpy
+
+    from slidelab.space.indexed_check import Tasks, task_values
+    from slidelab.space.indexed_explore import Index
+
+    index = Index(numpy, puzzle.rows, puzzle.cols, puzzle.goal)
+    tasks = Tasks(index)
+
+    def answer(question):
+        task = json.loads(question)
+        return TASK_VALUES + task_values(numpy, index, tasks, heuristic, (task[0], task[1])).tobytes()
+
+    return answer
 
 
 def puzzle_spec(puzzle) -> dict:

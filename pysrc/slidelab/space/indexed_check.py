@@ -33,17 +33,18 @@ TASK_TILES = 9  # a task walks the orders of this many tiles (9!/2 = 181,440 pos
 POLL_S = 0.05  # how often the driver looks at the clock while workers evaluate
 
 
-def indexed_check_steps(puzzle, heuristic, limits, workers: int = 1, examples: int = 0):
+def indexed_check_steps(puzzle, heuristic, limits, workers: int = 1, examples: int = 0, evaluators=None):
     """Search generator: the complete check of `heuristic` on a sliding `puzzle` of up to 12 cells, h evaluated by
-    `workers` forked processes (1: in this one). Returns the report of check.py's `check_steps` (plus
-    "memory_bytes"), with the `examples` largest overestimates. Raises TooLarge for a larger board and Unavailable
-    without numpy."""
+    `workers` forked processes (1: in this one), or by `evaluators` (a function of the tasks that yields each task
+    and its values as 16-bit bytes, as they come: processes where the heuristic's code runs alone, which is then
+    never run here). Returns the report of check.py's `check_steps` (plus "memory_bytes"), with the `examples`
+    largest overestimates. Raises TooLarge for a larger board and Unavailable without numpy."""
     check_board(puzzle)
     numpy = require("a complete check of this board", "numpy")
-    return (yield from _check(numpy, puzzle, heuristic, limits, workers, examples))
+    return (yield from _check(numpy, puzzle, heuristic, limits, workers, examples, evaluators))
 
 
-def _check(np, puzzle, heuristic, limits, workers, examples):
+def _check(np, puzzle, heuristic, limits, workers, examples, evaluators):
     from slidelab.space.check import Tally
 
     meter = Meter(limits, Stats(stored=1))
@@ -51,9 +52,11 @@ def _check(np, puzzle, heuristic, limits, workers, examples):
     index, record, depths = yield from depth_record(np, puzzle, meter)
     searched = stats.expanded
     values = np.frombuffer(mmap.mmap(-1, 2 * index.total), np.uint16)  # anonymous, shared: workers write into it
-    tasks = _Tasks(index)
+    tasks = Tasks(index)
     done = 0
-    for count in _evaluate(np, index, tasks, heuristic, values, workers):
+    evaluated = (_evaluate(np, index, tasks, heuristic, values, workers) if evaluators is None
+                 else _evaluated_by(np, index, tasks, values, evaluators))
+    for count in evaluated:
         done += count
         stats.expanded = searched + done
         if meter.due(stats.expanded):
@@ -70,7 +73,7 @@ def _check(np, puzzle, heuristic, limits, workers, examples):
     return answer
 
 
-class _Tasks:
+class Tasks:
     """The evaluation's tasks, (blank cell, prefix number): the positions with the blank on that cell whose tile order
     starts with the prefix-th k-tile prefix in lexicographic order, at half ranks prefix * span .. + span."""
 
@@ -108,6 +111,22 @@ def _evaluate(np, index, tasks, heuristic, values, workers):
         yield tasks.span
 
 
+def _evaluated_by(np, index, tasks, values, evaluators):
+    """Fill `values` with what `evaluators` send for each task (checked to be one 16-bit value a position); yields
+    the positions done as tasks finish (0 while none does)."""
+    for task, data in evaluators(list(tasks.all)):
+        if task is None:
+            yield 0
+            continue
+        if len(data) != 2 * tasks.span:
+            raise UserCodeError("the process running your heuristic sent something else than its values",
+                                reason="ended", how="sent something else")
+        b, number = task
+        at = b * index.half + number * tasks.span
+        values[at:at + tasks.span] = np.frombuffer(data, np.uint16)
+        yield tasks.span
+
+
 def _serve(conn, np, index, tasks, heuristic, values):
     """A worker: evaluate the tasks the driver sends until the pipe closes."""
 
@@ -123,6 +142,13 @@ def _serve(conn, np, index, tasks, heuristic, values):
 
 def _evaluate_task(np, index, tasks, heuristic, values, task) -> None:
     """h of the positions of one task, written at their indices."""
+    b, number = task
+    at = b * index.half + number * tasks.span
+    values[at:at + tasks.span] = task_values(np, index, tasks, heuristic, task)
+
+
+def task_values(np, index, tasks, heuristic, task):
+    """h of the positions of one task, in index order, as 16-bit values (above H_CAP: the heuristic's bad value)."""
     b, number = task
     head = tasks.prefixes[number]
     k = len(head)
@@ -155,7 +181,7 @@ def _evaluate_task(np, index, tasks, heuristic, values, task) -> None:
         if refuse is None:
             raise ValueError(f"h is {found[i]} on a position, above {H_CAP:,}")
         refuse(state, found[i], why)
-    values[at:at + tasks.span] = np.array(found, np.uint16)
+    return np.array(found, np.uint16)
 
 
 def _tally(np, index, record, values, tally, meter):
