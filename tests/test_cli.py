@@ -12,7 +12,7 @@ HARDEST = "8 6 7/2 5 4/3 0 1"
 
 
 def slidelab(capsys, *argv):
-    code = cli.main(list(argv))
+    code = cli.main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -118,3 +118,28 @@ def test_workers_split_idastar_and_show_the_load_balance(capsys):
     assert line.startswith("2 workers, ") and "subtrees, expanded per worker " in line and line.count(" / ") == 1
     code, out, err = slidelab(capsys, "solve", HARDEST, "--algorithm", "bfs", "--workers", "2")
     assert code == 2 and "only IDA* is split over workers" in err
+
+
+def test_where_no_sandbox_can_be_made_grading_refuses_and_your_own_file_runs_with_a_notice(capsys, monkeypatch,
+                                                                                           tmp_path):
+    from slidelab.cli import args
+    from slidelab.heuristics.examples import source
+    from slidelab.run import sandbox
+
+    monkeypatch.setattr(sandbox, "_status", {"kind": "none", "detail": "no sandbox: bubblewrap is not installed"})
+    monkeypatch.setattr(args, "_said", False)
+    mine = tmp_path / "mine.py"
+    mine.write_text(source("manhattan"))
+    code, out, err = slidelab(capsys, "solve", "1 2 3/4 0 6/7 5 8", "--heuristic-file", mine)
+    assert code == 0 and out.startswith("2 moves (optimal)")
+    assert err.splitlines() == ["slidelab: notice: no sandbox: bubblewrap is not installed: your heuristic runs in a "
+                                "process of its own, with your rights"]
+    code, out, err = slidelab(capsys, "grade", "astar-8-puzzle", mine)
+    assert code == 2 and out == "" and "--no-sandbox" in err and "Grade view" in err
+    code, out, err = slidelab(capsys, "grade", "astar-8-puzzle", mine, "--no-sandbox")
+    assert code == 0 and "notice: no sandbox" in err and "mine.py" in out  # a row: not a hand-in, said so
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["--version"])
+    out = capsys.readouterr().out
+    assert exited.value.code == 0 and out.splitlines()[1] == "sandbox for someone else's code: no sandbox: " \
+                                                             "bubblewrap is not installed"

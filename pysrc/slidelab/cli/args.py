@@ -73,6 +73,7 @@ def run_code(call, request: dict, on_progress=None) -> dict:
         return call(request, on_progress=on_progress)
     from slidelab.run import supervised
 
+    say_unsandboxed()
     if not supervised.available():
         return call(request, on_progress=on_progress)
     return supervised.run(call, request, on_progress)
@@ -92,3 +93,17 @@ def say_error(answer: Mapping[str, Any]) -> int:
     error = answer["error"]
     print(f"slidelab: {visible(error['code'], 40)}: {visible(error['message'], 4000)}", file=sys.stderr)
     return exit_code(answer)
+
+
+def say_unsandboxed() -> None:
+    """Where this machine gives no sandbox, say in one line (once) that your code runs with your rights."""
+    from slidelab.run import sandbox
+
+    global _said
+    if not sandbox.available() and not _said:
+        _said = True
+        print(f"slidelab: notice: {sandbox.status()['detail']}: your heuristic runs in a process of its own, with "
+              "your rights", file=sys.stderr)
+
+
+_said = False

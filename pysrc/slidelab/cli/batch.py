@@ -16,6 +16,7 @@ from slidelab.cli.args import (
     Refused,
     request_of,
     say_error,
+    say_unsandboxed,
 )
 from slidelab.cli.pdb import prepare_databases
 from slidelab.cli.text import n_moves
@@ -39,6 +40,8 @@ def run(args) -> int:
     counts = {"skipped": 0, "retried": 0}
     try:
         options = _options(args)
+        if options.get("heuristic_code") is not None:
+            say_unsandboxed()
         state, total = _open(args, options, files)
         positions = _to_solve(files, state, counts)
         first = next(positions, None)

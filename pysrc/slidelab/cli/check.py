@@ -3,20 +3,13 @@ its own gives h's values)."""
 
 from __future__ import annotations
 
-import sys
-
 from slidelab.cli.args import SHAPE, Refused, request_of, run_code
 from slidelab.cli.text import ExploreProgress, print_check, report
 
 
 def run(args) -> int:
     from slidelab.api.space import check_heuristic
-    from slidelab.run import sandbox
-
     request = check_request(request_of(args))
-    if "heuristic_code" in request and not sandbox.available():
-        print(f"slidelab: notice: {sandbox.status()['detail']}: your heuristic runs in a process of its own, with "
-              "your rights", file=sys.stderr)
     bar = ExploreProgress()
     # isolate: the check runs where your code never does, and asks a process of its own for h's values
     answer = run_code(check_heuristic, dict(request, isolate=True), on_progress=bar)
