@@ -73,7 +73,8 @@ def ready_page(browser, base_url: str, fragment: str = "", **context_args):
     assert wrong == []
 
 
-CHECKED_CALLS = ("solve", "trace", "explore", "check_heuristic", "check")  # the answers docs/api.schema.json types
+# the answers docs/api.schema.json types, and the messages between the page's solver and its pool (pool.js)
+CHECKED_CALLS = ("solve", "trace", "explore", "check_heuristic", "check", "pool_question", "pool_reply")
 
 
 def answers_kept(page) -> None:

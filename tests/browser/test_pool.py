@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import answers_against_schema, answers_kept
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -45,6 +46,7 @@ def solve(page: Page) -> str:
 
 
 def test_two_workers_find_the_same_shortest_solution_as_one(page: Page, base_url: str):
+    answers_kept(page)
     open_with_pool(page, base_url, KORF_71, 1)
     assert solve(page).startswith("44 moves")
     assert "Last search on the pool" not in page.inner_text("#pool-status")
@@ -58,6 +60,9 @@ def test_two_workers_find_the_same_shortest_solution_as_one(page: Page, base_url
     expect(page.locator("#pool-status")).to_contain_text("Last search on the pool: 2 workers")
     rows = page.evaluate("() => workerRows")
     assert rows and all(len(row.split(" · ")) == 2 for row in rows)  # each worker's nodes while it searched
+    kinds = page.evaluate("() => slidelabAnswers.map(([call]) => call)")
+    assert "pool_question" in kinds and "pool_reply" in kinds  # the pool's messages, held to the schema too
+    assert answers_against_schema(page) == []
 
 
 def test_cancel_stops_every_worker(page: Page, base_url: str):

@@ -22,9 +22,9 @@ def schema() -> dict:
     defs: dict = {}
     for name, cls in REQUESTS.items():
         defs[f"{name}_request"] = _request(cls)
-    for name, typed in answers.ANSWERS.items():
+    for name, typed in [*((f"{n}_answer", t) for n, t in answers.ANSWERS.items()), *answers.MESSAGES.items()]:
         _typed_dict(typed, defs)
-        defs[name if name == "progress" else f"{name}_answer"] = {"$ref": f"#/$defs/{typed.__name__}"}
+        defs[name] = {"$ref": f"#/$defs/{typed.__name__}"}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Slide Lab api: requests and answers",
             "description": "Every request is one JSON object; every answer is {\"ok\": true, ...} or an error_answer. "
                            "Answers may carry keys not listed here.",
@@ -109,12 +109,13 @@ def _typed_dict(typed, defs: dict) -> None:
 
 
 def answer_errors(answer, kind: str) -> list[str]:
-    """What is wrong with an answer of `kind` (solve, trace, explore, check_heuristic, check, or a progress event; an
-    error answer of any kind) by the schema: [] when nothing is. Needs the jsonschema package (the test extra)."""
+    """What is wrong with an answer of `kind` (solve, trace, explore, check_heuristic, check; a message: progress,
+    pool_question, pool_reply; an error answer of any kind) by the schema: [] when nothing is. Needs the jsonschema
+    package (the test extra)."""
     import jsonschema
 
     name = "error_answer" if isinstance(answer, dict) and answer.get("ok") is False else f"{kind}_answer"
-    name = "progress" if kind == "progress" else name
+    name = kind if kind in answers.MESSAGES else name
     validator = jsonschema.Draft202012Validator({**schema(), "$ref": f"#/$defs/{name}"})
     return [f"{'/'.join(map(str, e.absolute_path)) or '(answer)'}: {e.message}" for e in validator.iter_errors(answer)]
 

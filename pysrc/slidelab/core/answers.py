@@ -1,7 +1,8 @@
-"""The api's answers as types: what `solve`, `trace`, `explore`, `check_heuristic` and `check` return and what a
-long request's progress events hold. Keys an answer may leave out are NotRequired; an answer may add keys (the
-contract grows by adding). schema.py writes the JSON Schema of answers from these (docs/api.schema.json), and the
-tests hold the api's real answers, in CPython and from the page's worker, to it."""
+"""The api's answers as types: what `solve`, `trace`, `explore`, `check_heuristic` and `check` return, what a long
+request's progress events hold, and the messages between the page's solver and the page's pool of workers. Keys an
+answer may leave out are NotRequired; an answer may add keys (the contract grows by adding). schema.py writes the JSON
+Schema of answers from these (docs/api.schema.json), and the tests hold the api's real answers, in CPython and from the
+page's worker, to it."""
 
 # no `from __future__ import annotations` here: TypedDict tells NotRequired keys only from evaluated annotations
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
@@ -222,5 +223,49 @@ class Progress(TypedDict):
     nodes_per_s: NotRequired[int]
 
 
+class PoolTask(TypedDict):
+    """A task of a split search's round, as the page's solver hands it to the page's pool (run/scheduler.py's Task)."""
+
+    id: int
+    subtrees: list[int]  # indices into the split's frontier, in the order the serial search meets them
+    bound: int
+    place: int  # its place in the round's order (a task queued again keeps it)
+
+
+class PoolQuestion(TypedDict):
+    """What the page's solver asks the page's pool between two slices of its own search (run/carriers.py's
+    PageCarrier; web/js/pool.js answers it): queue the tasks `start`, hand it the next task if it `take`s one, and
+    say what the other workers reported, waiting up to `wait_ms` for news when there is none."""
+
+    start: list[PoolTask]
+    take: bool
+    wait_ms: int
+    request: NotRequired[dict[str, Any]]  # the split request, with the first question: the other workers' search
+
+
+class PoolEvent(TypedDict):
+    """What became of a task at one of the pool's other workers."""
+
+    type: Literal["progress", "done", "lost", "failed"]
+    task: int
+    worker: NotRequired[int | str]
+    expanded: NotRequired[int]  # progress
+    generated: NotRequired[int]
+    answer: NotRequired[dict[str, Any]]  # done: the worker's subtree answer
+    how: NotRequired[str]  # lost: how
+    died: NotRequired[bool]  # lost: its runtime died (the task counts as tried), else it was taken away untried
+    error: NotRequired[Error]  # failed: the search's own error
+
+
+class PoolReply(TypedDict):
+    """The page pool's answer to a PoolQuestion: the other workers ready, the task the solver takes (or null), and
+    what the other workers reported since the last question."""
+
+    workers: list[int | str]
+    take: int | None
+    events: list[PoolEvent]
+
+
 ANSWERS = {"solve": Solved, "trace": Traced, "explore": Explored, "check_heuristic": HeuristicChecked,
-           "check": Checked, "pattern_databases": Tables, "error": Failed, "progress": Progress}
+           "check": Checked, "pattern_databases": Tables, "error": Failed}
+MESSAGES = {"progress": Progress, "pool_question": PoolQuestion, "pool_reply": PoolReply}  # named as they are

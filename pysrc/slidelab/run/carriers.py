@@ -17,7 +17,9 @@ from __future__ import annotations
 import queue
 import time
 import uuid
+from typing import cast
 
+from slidelab.core.answers import PoolQuestion, PoolReply, PoolTask
 from slidelab.core.errors import error_of_answer
 from slidelab.core.workers import Died, ForkedPool, portable, serve
 from slidelab.run.scheduler import Ask, Done, Lost, Task, TaskFailed, TaskProgress, parallel_idastar
@@ -269,7 +271,7 @@ class PageCarrier:
         self.outbox: list = []  # tasks for the page, sent with the next question
         self.tasks: dict = {}  # the tasks at the page, by id
         self.ready: list | None = None  # the page's other workers ready, as it last said (None: not asked yet)
-        self.names = [0]
+        self.names: list = [0]
         self.replaced = 0
 
     def idle(self) -> int:
@@ -283,7 +285,8 @@ class PageCarrier:
         if not self.search[3] and any(isinstance(e, Done) and e.searched.solutions for e in events):
             return events  # this runtime found a solution: the search ends, and the page stops the others' tasks
         take = self.local is None
-        question: dict = {"start": [dict(t._asdict(), subtrees=list(t.subtrees)) for t in self.outbox],
+        question: PoolQuestion = {"start": [cast(PoolTask, dict(t._asdict(), subtrees=list(t.subtrees)))
+                                            for t in self.outbox],
                           "take": take,
                           "wait_ms": round(timeout * 1000) if take and not events and self.ready is not None else 0}
         if self.ready is None:
@@ -307,8 +310,8 @@ class PageCarrier:
             if event["type"] == "progress" and time.perf_counter() >= until:
                 return [TaskProgress(task.id, 0, event["expanded"], event["generated"])]
 
-    def _heard(self, reply) -> list:
-        reply = reply if isinstance(reply, dict) else {}
+    def _heard(self, reply: PoolReply) -> list:
+        reply = reply if isinstance(reply, dict) else cast(PoolReply, {})
         self.ready = list(reply.get("workers", []))
         self.names += [w for w in self.ready if w not in self.names]
         taken = self.tasks.pop(reply.get("take"), None) if reply.get("take") is not None else None
