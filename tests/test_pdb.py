@@ -408,6 +408,7 @@ def test_a_mapped_table_whose_bytes_changed_after_it_was_written_is_refused_and_
     monkeypatch.setattr(files, "_TABLES", {})  # as a new process finds the folder
     answer = api.solve({"board": board, "heuristic": "pdb", "max_seconds": 20})
     assert answer["ok"] and answer["length"] == 31 and answer["optimal"]
+    assert sorted(answer["tables_rewritten"]) == [str(path) for path in maps]  # named, for the command to say
     for path in maps:  # decoded again from the .slpdb file and written whole
         body = path.read_bytes()[start:]
         assert max(body) <= 31 and files.zlib.crc32(body) == files.MAP_HEADER.unpack_from(

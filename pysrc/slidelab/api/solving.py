@@ -155,6 +155,12 @@ def solve_answer(parsed: Solve, heuristic, result) -> Solved | Failed:
         answer["solutions"] = [[move_record(m) for m in s] for s in sols[:MAX_SOLUTIONS]]
     _describe_method(answer, heuristic, method.weight)
     answer.update(result.extra)
+    if getattr(heuristic, "kernel", None) == "pdb":
+        from slidelab.heuristics.pdb.files import changed_files
+
+        rewritten = changed_files()
+        if rewritten:
+            answer["tables_rewritten"] = rewritten
     return answer
 
 

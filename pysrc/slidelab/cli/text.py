@@ -50,6 +50,9 @@ def print_solve(answer: Mapping[str, Any]) -> None:
     print_stats(answer["stats"])
     if "parallel" in answer:
         print_parallel(answer["parallel"])
+    for path in answer.get("tables_rewritten", []):
+        print(f"note: {path} had changed since it was written: it was refused, and written again from its .slpdb "
+              "file", file=sys.stderr)
 
 
 def print_shortest(answer: Mapping[str, Any]) -> None:

@@ -88,6 +88,7 @@ class Solved(TypedDict):
     compare_s: NotRequired[float]
     shortest_length: NotRequired[int | None]  # None: not found in time
     longer_by: NotRequired[int]
+    tables_rewritten: NotRequired[list[str]]  # map files found changed since they were written, and written again
     printed: NotRequired[str]  # what your heuristic printed
 
 

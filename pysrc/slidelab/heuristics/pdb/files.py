@@ -83,6 +83,7 @@ ZLIB_MAX_RATIO = 1032  # deflate never expands data more than this: a body short
 CHUNK = 1 << 22  # bytes of a file read (and, in the browser, copied from the page) at a time
 _TABLES: dict[str, bytes | bytearray] = {}  # loaded or built tables by file name
 _DAMAGED: dict[str, str] = {}  # cache files found damaged (and not replaced from the package): name -> the problem
+_CHANGED: list[str] = []  # map files whose table changed after they were written, not said yet (changed_files)
 
 
 BLOCK_BYTES = PACKED_BLOCK // 2  # the bytes of a file's body that a packed table's block comes from
@@ -393,9 +394,10 @@ def _mapped(path):
     if len(mapped) >= start and mapped[:len(MAP_MAGIC)] == MAP_MAGIC:
         entries, crc = MAP_HEADER.unpack_from(mapped, len(MAP_MAGIC))
         body = memoryview(mapped)[start:]
-        if (entries == header.get("entries") == len(body) and crc == header.get("crc32")
-                and zlib.crc32(body) == crc):  # bytes changed since the table was built: decoded again
-            return body
+        if entries == header.get("entries") == len(body) and crc == header.get("crc32"):
+            if zlib.crc32(body) == crc:
+                return body
+            _CHANGED.append(_map_path(path))  # changed since it was written: decoded again, and said
         body.release()
     mapped.close()
     return None
@@ -478,6 +480,13 @@ def load(name, rows, cols, cells, directory=None, may_build=False, progress=None
             table = _keep_mapped(path, table)
     _TABLES[name] = table
     return table
+
+
+def changed_files() -> list[str]:
+    """The map files this process found changed since they were written (and wrote again), each said once."""
+    found = list(_CHANGED)
+    _CHANGED.clear()
+    return found
 
 
 def damaged(name) -> str | None:
