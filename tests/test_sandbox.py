@@ -185,3 +185,16 @@ def test_the_numpy_engine_evaluates_in_the_sandbox_too_so_a_patched_checker_chan
     answer = json.loads(out)
     assert status == 0 and answer["isolated"] is True, err
     assert answer["admissible"] is False and answer["overestimated"] == 157_176  # twice Manhattan's, as it is
+
+
+@pytest.mark.parametrize("sandboxed", [True, False])
+def test_a_message_begun_and_never_finished_is_the_time_limit_and_costs_no_cpu(sandboxed):
+    from slidelab.core.errors import SearchLimit
+    from slidelab.core.puzzles.sliding import SlidingPuzzle
+    from slidelab.run.supervised import Evaluator
+
+    code = (HOSTILE / "trickles_channel.py").read_text()  # 1,000 bytes announced, three sent
+    started, cpu = time.monotonic(), time.process_time()
+    with pytest.raises(SearchLimit):
+        Evaluator(SlidingPuzzle(2, 3, (1, 2, 3, 4, 0, 5)), code, seconds=2, sandboxed=sandboxed)
+    assert time.monotonic() - started < 4 and time.process_time() - cpu < 0.5  # waited on the socket, no spin

@@ -25,6 +25,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -64,10 +65,6 @@ class Channel:
             raise FrameError(f"a message of {size:,} bytes, more than the {self.limit:,} allowed")
         return self._read(size, deadline)
 
-    def receive_json(self, deadline: float):
-        """The next frame as JSON values."""
-        return json_of(self.receive(deadline))
-
     def ready(self, timeout: float) -> bool:
         return bool(self.buffer) or bool(select.select([self.sock], [], [], _timeout(timeout))[0])
 
@@ -79,8 +76,8 @@ class Channel:
         while len(buffer) < size:
             try:
                 chunk = self.sock.recv(max(size - len(buffer), 1 << 16))  # a whole frame in one call, when it is there
-            except BlockingIOError:
-                if not self.ready(deadline - time.monotonic()):
+            except BlockingIOError:  # the rest not sent yet: wait for it on the socket (the buffer holds too little)
+                if not select.select([self.sock], [], [], _timeout(deadline - time.monotonic()))[0]:
                     raise TimeoutError from None
                 continue
             except OSError:
@@ -198,7 +195,6 @@ def _limits(seconds: float):
 
     def limit():
         import resource
-        import signal
 
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past FILE_SIZE fails (EFBIG) rather than kills
         for which, value in ((resource.RLIMIT_AS, MEMORY), (resource.RLIMIT_CPU, cpu),
@@ -216,7 +212,7 @@ class Sandboxed:
     """A fresh interpreter in the sandbox running `entry` (a function `module:name` of slidelab, called with the
     descriptor of its end of the channel), for at most `seconds` of CPU time; `channel` talks to it. `close()` ends
     it and everything it started, and gives back what it printed (its standard output and error, both kept apart
-    from the command's: at most `keep` characters, control characters made visible)."""
+    from the command's: at most `keep` characters, as it wrote them: whoever shows them makes them visible)."""
 
     def __init__(self, entry: str, seconds: float):
         import tempfile
@@ -247,7 +243,7 @@ class Sandboxed:
         if not self.closed:
             self.closed = True
             try:
-                os.killpg(self.process.pid, 9)
+                os.killpg(self.process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
             self.process.wait()
