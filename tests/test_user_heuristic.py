@@ -274,3 +274,27 @@ def test_a_heuristic_that_loops_for_ever_is_stopped_by_the_time_limit(tmp_path):
 def test_user_code_errors_are_their_own_kind():
     assert issubclass(UserCodeError, ValueError) and UserCodeError.code == "user_code"
     assert UserCodeError.exit_status == 2
+
+
+def test_an_isolated_heuristic_keeps_at_most_max_known_values_and_asks_again_past_them(monkeypatch):
+    from slidelab.run import supervised
+
+    class Counting:  # an Evaluator's calls, h = the state's number
+        asked: list = []
+
+        def ask(self, states):
+            self.asked.append(list(states))
+            self.pending = states
+
+        def take(self):
+            return list(self.pending)
+
+        def values(self, states):
+            self.ask(states)
+            return self.take()
+
+    monkeypatch.setattr(supervised, "MAX_KNOWN", 3)
+    heuristic = supervised.IsolatedHeuristic(Counting())
+    assert heuristic.many([1, 2, 2]) == [1, 2, 2] and heuristic(1) == 1  # known: asked once
+    assert heuristic.many([3, 4]) == [3, 4] and len(heuristic.known) <= 3  # past three: forgotten, then kept
+    assert heuristic(1) == 1 and Counting.asked == [[1, 2], [3, 4], [1]]

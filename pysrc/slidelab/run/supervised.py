@@ -32,6 +32,7 @@ DEFAULT_SECONDS = 3600.0  # the time limit of a run of your code that names none
 POLL_S = 0.1  # how often the parent looks at the child and the clock
 _dumps = json.dumps  # bound before any code of yours runs: replacing json.dumps in a child changes nothing here
 MAX_MESSAGE = 1 << 30  # bytes of one message from the child (a trace of 20,000 nodes is a few MB)
+MAX_KNOWN = 1 << 22  # values an IsolatedHeuristic keeps (a whole check's 2,000,000 positions fit)
 
 
 def available() -> bool:
@@ -306,15 +307,13 @@ class Evaluator:
         self.answers = answers
         self.said = ""  # what the child printed, once it is closed
         self.closed = False
-        if self.sandboxed:
-            self.child: sandbox.Sandboxed | _Forked = sandbox.Sandboxed("slidelab.run.supervised:evaluate_sandboxed",
-                                                                        seconds)
-            setup = {"puzzle": puzzle_spec(puzzle), "code": code, "function": function, "filename": filename,
-                     "answers": answers}
-            self._send(_dumps(setup).encode())
-        else:
-            self.child = _Forked(puzzle, code, function, filename, answers)
+        self.child: sandbox.Sandboxed | _Forked = (
+            sandbox.Sandboxed("slidelab.run.supervised:evaluate_sandboxed", seconds) if self.sandboxed
+            else _Forked(puzzle, code, function, filename, answers))  # a fork has the puzzle and code already
         self.channel = self.child.channel
+        if self.sandboxed:
+            self._send(_dumps({"puzzle": puzzle_spec(puzzle), "code": code, "function": function,
+                               "filename": filename, "answers": answers}).encode())
         self._answer()  # ready, or the code's error
 
     def values(self, states: list) -> list[int]:
@@ -339,9 +338,8 @@ class Evaluator:
         """Send a question; a child that does not read it within the time left is ended, which is the time limit,
         and one that has gone is how it ended."""
         started = time.monotonic()
-        channel = self.child.channel
         try:
-            channel.send(data, started + max(self.seconds - self.used, 0.01))
+            self.channel.send(data, started + max(self.seconds - self.used, 0.01))
         except TimeoutError:
             self.close()
             raise SearchLimit(_stopped(self.seconds), reason="time_limit", seconds=self.seconds) from None
@@ -386,7 +384,7 @@ class Evaluator:
     def _wait(self, asked: float):
         from slidelab.run.sandbox import FrameError, json_of
 
-        channel = self.child.channel
+        channel = self.channel
         while True:
             deadline = asked + self.seconds - self.used
             left = deadline - time.monotonic()
@@ -700,8 +698,15 @@ class IsolatedHeuristic:
     def __call__(self, state) -> int:
         value = self.known.get(state)
         if value is None:
-            value = self.known[state] = self.evaluator.values([state])[0]
+            value = self.evaluator.values([state])[0]
+            self._keep({state: value})
         return value
+
+    def _keep(self, found: dict) -> None:
+        """Keep values, at most MAX_KNOWN (a long search's positions outnumber memory: then they are asked again)."""
+        if len(self.known) + len(found) > MAX_KNOWN:
+            self.known.clear()
+        self.known.update(found)
 
     def many(self, states: list) -> list[int]:
         """h of each state, those not known yet asked for in one exchange."""
@@ -715,7 +720,9 @@ class IsolatedHeuristic:
         self.evaluator.ask(missing)
 
         def take() -> list[int]:
-            known.update(zip(missing, self.evaluator.take(), strict=True))
-            return [known[state] for state in states]
+            found = dict(zip(missing, self.evaluator.take(), strict=True))
+            values = [found[state] if state in found else known[state] for state in states]
+            self._keep(found)
+            return values
 
         return take
