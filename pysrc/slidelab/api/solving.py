@@ -35,29 +35,31 @@ def solve_steps(request):
     return (yield from printing(request, guarded(_solve(request))))
 
 
-def estimator_of(parsed):
+def estimator_of(parsed, seconds: float | None = None):
     """The heuristic a parsed request (Solve, Trace) searches with, built for its puzzle: your code's values from a
-    process of its own (supervised.IsolatedHeuristic) when the request says `isolate`."""
+    process of its own with the time limit `seconds` (supervised.IsolatedHeuristic) when the request says
+    `isolate`."""
     code = parsed.code
     if code is not None and code.isolate and code.code is not None and parsed.method.used == user.NAME:
-        from slidelab.run import supervised
+        from slidelab.run.supervised import isolated_heuristic
 
-        seconds = parsed.budget.max_seconds if hasattr(parsed, "budget") else parsed.max_seconds
-        evaluator = supervised.Evaluator(parsed.puzzle, code.code, code.function, code.filename,
-                                         seconds or supervised.DEFAULT_SECONDS)
-        return supervised.IsolatedHeuristic(evaluator, code.filename)
+        return isolated_heuristic(parsed.puzzle, code, seconds)
     return build_estimator(parsed.method.used, parsed.puzzle, parsed.code, parsed.method.tables)
 
 
-def _searched(parsed, search):
-    """The answer of `search(heuristic)` (a generator) with the request's heuristic; an isolated heuristic's process
-    is ended after it, and what the code printed there is added to the answer, an error answer's too."""
-    heuristic = estimator_of(parsed)
+def _searched(parsed, seconds: float | None, search):
+    """The answer of `search(heuristic)` (a generator) with the request's heuristic (an isolated one within
+    `seconds`)."""
+    heuristic = estimator_of(parsed, seconds)
     evaluator = getattr(heuristic, "evaluator", None)
-    if evaluator is None:
-        return (yield from search(heuristic))
+    return (yield from (search(heuristic) if evaluator is None else isolated(evaluator, search(heuristic))))
+
+
+def isolated(evaluator, steps):
+    """The answer of `steps` (a generator) whose heuristic's values come from `evaluator`: its process is ended after
+    them, and what the code printed there is added to the answer, an error answer's too."""
     try:
-        answer = yield from search(heuristic)
+        answer = yield from steps
     except Exception as e:
         answer = failure(e)
     finally:
@@ -87,7 +89,7 @@ def _with_yours(parsed) -> bool:
 
 def _solve(request):
     parsed = parse_solve(request)  # every value checked before your code is ever run
-    return (yield from _searched(parsed, lambda heuristic: _solved(parsed, heuristic)))
+    return (yield from _searched(parsed, parsed.budget.max_seconds, lambda heuristic: _solved(parsed, heuristic)))
 
 
 def _solved(parsed, heuristic):
@@ -301,7 +303,7 @@ def trace_steps(request):
 
 def _trace(request):
     parsed = parse_trace(request)
-    return (yield from _searched(parsed, lambda heuristic: _traced(parsed, heuristic)))
+    return (yield from _searched(parsed, parsed.max_seconds, lambda heuristic: _traced(parsed, heuristic)))
 
 
 def _traced(parsed, heuristic):

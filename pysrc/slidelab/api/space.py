@@ -4,7 +4,7 @@ check_heuristic (a heuristic against the true distances, complete or on a sample
 from __future__ import annotations
 
 from slidelab.api.error_answers import error_of, guarded, printing
-from slidelab.api.solving import build_estimator
+from slidelab.api.solving import build_estimator, isolated
 from slidelab.contract.request import HeuristicCheck, parse_check, parse_explore, processes, space_of
 from slidelab.core.answers import Explored, Failed, HeuristicChecked
 from slidelab.core.control import Limits, run
@@ -86,22 +86,16 @@ def _check_heuristic(request):
         return (yield from _checked(parsed, build_estimator(parsed.heuristic, space.puzzle, code), limits, engine))
     from slidelab.run import supervised
 
-    seconds = limits.max_seconds or supervised.DEFAULT_SECONDS
-    evaluator = supervised.Evaluator(space.puzzle, code.code, code.function, code.filename, seconds)
-    heuristic = supervised.IsolatedHeuristic(evaluator, code.filename)
+    heuristic = supervised.isolated_heuristic(space.puzzle, code, limits.max_seconds)
     evaluators = None
     if engine == "numpy":  # the workers too: h of every position, each in a process of its own
         from slidelab.core.workers import cores
 
-        evaluators = supervised.task_evaluators(space.puzzle, code.code, code.function, code.filename, seconds,
-                                                processes(space.workers, cores()))
-    try:
-        answer = yield from _checked(parsed, heuristic, limits, engine, evaluators)
-    finally:
-        printed = evaluator.close()
-    if printed:
-        answer["printed"] = printed
-    answer["isolated"] = True
+        evaluators = supervised.task_evaluators(space.puzzle, code.code, code.function, code.filename,
+                                                heuristic.evaluator.seconds, processes(space.workers, cores()))
+    answer = yield from isolated(heuristic.evaluator, _checked(parsed, heuristic, limits, engine, evaluators))
+    if answer["ok"]:
+        answer["isolated"] = True
     return answer
 
 

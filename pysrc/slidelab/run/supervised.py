@@ -683,6 +683,13 @@ def state_codec(puzzle):
     return (lambda states: _dumps(states).encode()), json.loads
 
 
+def isolated_heuristic(puzzle, code, seconds: float | None) -> IsolatedHeuristic:
+    """Your code (a request's UserCode) as an Estimator whose values come from an Evaluator of its own, with the
+    request's time limit (DEFAULT_SECONDS when it names none); close its `evaluator` when done."""
+    evaluator = Evaluator(puzzle, code.code, code.function, code.filename, seconds or DEFAULT_SECONDS)
+    return IsolatedHeuristic(evaluator, code.filename)
+
+
 class IsolatedHeuristic:
     """An Estimator whose values come from an Evaluator: a checker or a search that uses it never runs the code. Values
     are kept, so a position is asked once; `many(states)` asks for many in one exchange (check.py's values)."""
