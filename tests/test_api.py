@@ -117,3 +117,20 @@ def test_workers_are_read_one_way_for_solve_and_explore():
         solve = api.solve({"board": "8 6 7/2 5 4/3 0 1", "workers": bad})
         explore = api.explore({"shape": "2x3", "engine": "dask", "workers": bad})
         assert solve["error"] == explore["error"] and "from 0 (one per core)" in solve["error"]["message"]
+
+
+def test_the_api_gives_every_name_it_lists_and_types_each_as_it_gives_it():
+    import ast
+    import inspect
+
+    from slidelab import api
+
+    for name in api.__all__:
+        assert getattr(api, name) is not None, name
+    tree = ast.parse(inspect.getsource(api))
+    typed = {}  # the names the `if TYPE_CHECKING:` block imports for mypy, by module
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for imported in node.body:
+                typed.setdefault(imported.module, set()).update(a.name for a in imported.names)
+    assert typed == {module: set(names) for module, names in api._FROM.items()}  # the two lists cannot drift

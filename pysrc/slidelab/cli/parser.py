@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Callable
 from typing import NamedTuple
 
+from slidelab.cli.args import EXIT_INVALID
 from slidelab.contract import request as names
 from slidelab.core.puzzles.tokens import PRESETS, RULES
 
@@ -18,7 +19,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors in one line with exit code 2, like every other invalid input."""
 
     def error(self, message):
-        self.exit(2, f"slidelab: error: {message}\n")
+        self.exit(EXIT_INVALID, f"slidelab: error: {message}\n")
 
     def format_help(self):
         if getattr(self, "catalogue", False):  # made when asked for: a command that runs pays nothing for it
