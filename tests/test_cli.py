@@ -127,7 +127,7 @@ def test_where_no_sandbox_can_be_made_grading_refuses_and_your_own_file_runs_wit
     from slidelab.run import sandbox
 
     monkeypatch.setattr(sandbox, "_status", {"kind": "none", "detail": "no sandbox: bubblewrap is not installed"})
-    monkeypatch.setattr(args, "_said", False)
+    args.say_unsandboxed.cache_clear()  # a fresh process's: not said yet
     mine = tmp_path / "mine.py"
     mine.write_text(source("manhattan"))
     code, out, err = slidelab(capsys, "solve", "1 2 3/4 0 6/7 5 8", "--heuristic-file", mine)

@@ -3,6 +3,7 @@ code supervised), what the command line refuses (`Refused`), and exit statuses (
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Mapping
@@ -95,15 +96,11 @@ def say_error(answer: Mapping[str, Any]) -> int:
     return exit_code(answer)
 
 
+@functools.cache  # said once a process
 def say_unsandboxed() -> None:
-    """Where this machine gives no sandbox, say in one line (once) that your code runs with your rights."""
+    """Where this machine gives no sandbox, say in one line that your code runs with your rights."""
     from slidelab.run import sandbox
 
-    global _said
-    if not sandbox.available() and not _said:
-        _said = True
+    if not sandbox.available():
         print(f"slidelab: notice: {sandbox.status()['detail']}: your heuristic runs in a process of its own, with "
               "your rights", file=sys.stderr)
-
-
-_said = False

@@ -302,7 +302,8 @@ class Evaluator:
         self.used = 0.0  # seconds spent waiting for the child's answers
         self.asked: list | None = None  # the states of the question the child is answering
         self.format = puzzle.format
-        self._encode = state_codec(puzzle)[0]
+        # a question: states one byte a cell (state_codec), or the one task of an evaluator of whole tasks
+        self._encode = (lambda tasks: _dumps(list(tasks[0])).encode()) if answers == "tasks" else state_codec(puzzle)[0]
         self.sandboxed = sandbox.available() if sandboxed is None else sandboxed
         self.answers = answers
         self.said = ""  # what the child printed, once it is closed
@@ -332,7 +333,7 @@ class Evaluator:
             raise SearchLimit("your heuristic's process has ended (its time limit)", reason="time_limit",
                               seconds=self.seconds)
         self.asked = states
-        self._send(_dumps(list(states[0])).encode() if self.answers == "tasks" else self._encode(states))
+        self._send(self._encode(states))
 
     def _send(self, data: bytes) -> None:
         """Send a question; a child that does not read it within the time left is ended, which is the time limit,
