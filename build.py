@@ -55,7 +55,8 @@ PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 TEST_EXTRAS = "test,build,scale"  # the optional-dependencies groups of pyproject.toml installed into .venv
 BUILD_VENV = CACHE / "build-venv"  # numpy only, for `build` and `serve`
 BUILD_NUMPY = "numpy>=1.26"
-BUILD_ONLY = {"slidelab/space/pdb_builder_numpy.py"}  # numpy code for the command line: not in the browser's wheel
+# the command line's alone, not in the browser's wheel: numpy code, the Linux sandbox's namespaces
+BUILD_ONLY = {"slidelab/space/pdb_builder_numpy.py", "slidelab/run/namespaces.py"}
 # pattern databases served to the browser (3x4 tables also serve 4x3); 4x4-771: the 7-7-1 tables the page offers as a
 # download (they come with the package: copied, not built); 4x4-78: the 7-8 ones, served only when asked (--with-78)
 PDB_SHAPES = ["4x4", "3x4", "4x4-771"]
@@ -405,10 +406,10 @@ def find_chromium(python: Path) -> str:
 
 
 def find_bubblewrap() -> None:
-    """Debian's bubblewrap, the sandbox someone else's heuristic runs in (installed with apt when running as root);
-    without it the tests of the sandbox are skipped, saying why."""
+    """Debian's bubblewrap, which makes the sandbox someone else's heuristic runs in (installed with apt when running
+    as root); without it the sandbox is made by Slide Lab's own namespaces, and bubblewrap's tests are skipped."""
     if sys.platform.startswith("linux") and not shutil.which("bwrap") and not _apt_install("bubblewrap"):
-        log("bubblewrap is not installed (apt-get install bubblewrap): the sandbox's tests will be skipped")
+        log("bubblewrap is not installed (apt-get install bubblewrap): its tests of the sandbox will be skipped")
 
 
 def run_tests(pytest_args: list[str]) -> int:

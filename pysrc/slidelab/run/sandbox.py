@@ -116,9 +116,9 @@ def _no_constant(name):
 
 
 def status() -> dict:
-    """What this machine gives code that is not ours: {"kind": "bubblewrap", "detail"} when the sandbox works here,
-    else {"kind": "none", "detail": why}. Probed once per process (a sandboxed interpreter started and asked for
-    its uid)."""
+    """What this machine gives code that is not ours: {"kind": "bubblewrap" or "unshare", "detail"} when the sandbox
+    works here, else {"kind": "none", "detail": why}. Probed once per process (a sandboxed interpreter started and
+    asked for its uid and pid), each mechanism of MECHANISMS in turn unless SLIDELAB_SANDBOX names one."""
     global _status
     if _status is None:
         _status = _probe()
@@ -129,63 +129,115 @@ def available() -> bool:
     return status()["kind"] != "none"
 
 
+MECHANISMS = ("bubblewrap", "unshare")  # tried in this order; SLIDELAB_SANDBOX names one, or "none"
+
+
 def _probe() -> dict:
+    wanted = os.environ.get("SLIDELAB_SANDBOX", "").strip().lower()
+    if wanted == "none":
+        return {"kind": "none", "detail": "no sandbox: SLIDELAB_SANDBOX=none"}
+    if wanted and wanted not in MECHANISMS:
+        return {"kind": "none", "detail": f"no sandbox: SLIDELAB_SANDBOX={visible(wanted, 40)} is none of "
+                                          f"{', '.join(MECHANISMS)}, none"}
+    why = []
+    for kind in (wanted,) if wanted else MECHANISMS:
+        missing = _missing(kind) or _fails(kind)
+        if missing is None:
+            return {"kind": kind, "detail": _DETAIL[kind]()}
+        why.append(missing)
+    return {"kind": "none", "detail": "no sandbox: " + "; ".join(why)}
+
+
+def _missing(kind: str) -> str | None:
+    """Why the mechanism `kind` cannot be tried here, or None."""
     if not sys.platform.startswith("linux"):
-        return {"kind": "none", "detail": f"no sandbox on {sys.platform}: it needs Linux namespaces (bubblewrap)"}
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        return {"kind": "none", "detail": "no sandbox: bubblewrap is not installed (Debian: apt-get install "
-                                          "bubblewrap)"}
+        return f"there are no Linux namespaces on {sys.platform}"
+    if kind == "bubblewrap":
+        return None if shutil.which("bwrap") else "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
+    from slidelab.run import namespaces
+
+    return namespaces.supported()
+
+
+def _fails(kind: str) -> str | None:
+    """Why a sandboxed interpreter made by `kind` did not start as one (its uid 65534, its pid 1 or 2), or None."""
     try:
-        done = subprocess.run([*command(), "-c", "import os; print(os.getuid(), os.getpid())"],
+        done = subprocess.run([*command(kind), "-c", "import os; print(os.getuid(), os.getpid())"],
                               capture_output=True, timeout=20, stdin=subprocess.DEVNULL, env={},
                               preexec_fn=_limits(60))
     except (OSError, subprocess.SubprocessError) as e:
-        return {"kind": "none", "detail": f"no sandbox: bubblewrap did not start ({str(e)[:100]})"}
-    if done.stdout.split() != [str(UID).encode(), b"1"] and done.stdout.split() != [str(UID).encode(), b"2"]:
+        return f"{kind} did not start ({visible(str(e), 100)})"
+    if done.stdout.split() not in ([str(UID).encode(), b"1"], [str(UID).encode(), b"2"]):
         said = (done.stderr or done.stdout).decode("utf-8", "replace").strip().splitlines()
-        return {"kind": "none", "detail": "no sandbox: bubblewrap cannot make namespaces here ("
-                                          f"{visible(said[-1] if said else 'no answer', 100)})"}
-    version = subprocess.run([bwrap, "--version"], capture_output=True, text=True).stdout.strip()
-    return {"kind": "bubblewrap", "detail": f"{version or 'bubblewrap'}: user, PID, mount, network and IPC "
-                                            "namespaces, a read-only file system, no network"}
+        return f"{kind} cannot make namespaces here ({visible(said[-1] if said else 'no answer', 100)})"
+    return None
 
 
-def command() -> list[str]:
-    """bubblewrap's command line for a fresh interpreter of this Python in the sandbox, before its arguments (`-c
-    CODE`): only the interpreter, the system's libraries and the slidelab package are seen, read-only."""
+def _bubblewrap_detail() -> str:
+    version = subprocess.run([shutil.which("bwrap") or "bwrap", "--version"], capture_output=True,
+                             text=True).stdout.strip()
+    return f"{version or 'bubblewrap'}: {_PROMISE}"
+
+
+_PROMISE = "user, PID, mount, network and IPC namespaces, a read-only file system, no network"
+_DETAIL = {"bubblewrap": _bubblewrap_detail,
+           "unshare": lambda: f"namespaces made by unshare(2) (bubblewrap is not used): {_PROMISE}"}
+
+
+def command(kind: str | None = None) -> list[str]:
+    """The command line of a fresh interpreter of this Python in the sandbox made by `kind` (default: this
+    machine's), before its arguments (`-c CODE`): only the interpreter, the system's libraries and the slidelab
+    package are seen, read-only."""
+    kind = kind or status()["kind"]
     python = os.path.realpath(sys.executable)
-    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # .../slidelab
-    shown = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
-    shown.add(package)
+    shown, links = _shown()
+    if kind == "unshare":
+        root = os.path.dirname(_package())
+        launch = (f"import sys; sys.path[:0] = [{root!r}]; from slidelab.run.namespaces import enter; "
+                  f"enter({shown!r}, {links!r}, [{python!r}, '-I', '-S', '-B', *sys.argv[1:]], "
+                  f"{_kept_environment()!r})")
+        return [python, "-I", "-S", "-B", "-c", launch]
     binds = []
-    for path in sorted(shown):
-        if os.path.isdir(path) and not path.startswith("/usr/"):
-            binds += ["--ro-bind", path, path]
-    links = []
-    for name in ("lib", "lib64", "bin", "sbin"):
-        target = os.readlink(f"/{name}") if os.path.islink(f"/{name}") else None
-        if target is not None:
-            links += ["--symlink", target, f"/{name}"]
-        elif os.path.isdir(f"/{name}"):
-            binds += ["--ro-bind", f"/{name}", f"/{name}"]
+    for path in shown:
+        binds += ["--ro-bind", path, path]
+    for name, target in links.items():
+        binds += ["--symlink", target, name]
+    environment = [part for name, value in _kept_environment().items() for part in ("--setenv", name, value)]
     return [shutil.which("bwrap") or "bwrap",
             "--unshare-all", "--unshare-user", "--uid", str(UID), "--gid", str(UID), "--disable-userns",
-            "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv", *_kept_environment(),
+            "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv", *environment,
             "--tmpfs", "/tmp",  # first: a folder shown below /tmp (a virtual environment there) is bound over it
-            "--ro-bind", "/usr", "/usr", *links, *binds,
-            "--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp",
+            *binds, "--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp",
             "--remount-ro", "/proc", "--remount-ro", "/",
             "--", python, "-I", "-S", "-B"]
 
 
-def _kept_environment() -> list[str]:
-    """The variables the sandbox keeps of the environment: OpenBLAS's core settings where this machine needs them (an
-    older OpenBLAS computes wrong results or crashes without them on some processors), one thread for numpy."""
-    kept = ["--setenv", "OPENBLAS_NUM_THREADS", "1"]
+def _package() -> str:
+    return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # .../slidelab
+
+
+def _shown() -> tuple[list[str], dict[str, str]]:
+    """The folders the sandbox shows read-only (/usr, the interpreter's prefixes, the package, and /lib, /bin...
+    where they are folders), and the links it makes where those are links (/lib -> usr/lib)."""
+    shown = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
+    shown.add(_package())
+    folders = ["/usr", *sorted(p for p in shown if os.path.isdir(p) and p != "/usr" and not p.startswith("/usr/"))]
+    links = {}
+    for name in ("/lib", "/lib64", "/bin", "/sbin"):
+        if os.path.islink(name):
+            links[name] = os.readlink(name)
+        elif os.path.isdir(name):
+            folders.append(name)
+    return folders, links
+
+
+def _kept_environment() -> dict[str, str]:
+    """The sandbox's whole environment: OpenBLAS's core settings where this machine needs them (an older OpenBLAS
+    computes wrong results or crashes without them on some processors), one thread for numpy."""
+    kept = {"OPENBLAS_NUM_THREADS": "1"}
     for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
         if os.environ.get(name):
-            kept += ["--setenv", name, os.environ[name]]
+            kept[name] = os.environ[name]
     return kept
 
 
@@ -221,8 +273,8 @@ class Sandboxed:
         self.channel = Channel(mine)
         self.output = tempfile.TemporaryFile()
         module, function = entry.split(":")
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-        paths = [root, *(p for p in sys.path if p and os.path.isabs(p))]  # those not shown read-only are not there
+        # those not shown read-only are not there
+        paths = [os.path.dirname(_package()), *(p for p in sys.path if p and os.path.isabs(p))]
         boot = f"import sys; sys.path[:0] = {paths!r}; import {module} as m; m.{function}({theirs.fileno()})"
         try:
             self.process = subprocess.Popen([*command(), "-c", boot], stdin=subprocess.DEVNULL, stdout=self.output,
