@@ -418,7 +418,7 @@ def test_groups_join_small_neighbours_and_leave_every_worker_two_tasks():
 def test_a_first_round_tells_which_subtrees_are_a_handful_of_nodes():
     """Before a subtree is searched its size is unknown (0), but for one whose root's f is the bound: 1 (its root,
     and children cut but those that keep f), so that such subtrees travel together."""
-    from slidelab.core.control import Stats
+    from slidelab.core.control import Counts
     from slidelab.heuristics import get_heuristic
     from slidelab.search.parallel_idastar import iterations
 
@@ -426,7 +426,7 @@ def test_a_first_round_tells_which_subtrees_are_a_handful_of_nodes():
     heuristic = get_heuristic("manhattan", puzzle)
     _, frontier, _, _ = split(puzzle, 16)
     f_of = {i: g + heuristic(state) for i, (g, state, _, _) in enumerate(frontier)}
-    first = next(iterations(puzzle, heuristic, frontier, Stats(), from_bound=max(f_of.values())))
+    first = next(iterations(puzzle, heuristic, frontier, Counts(), from_bound=max(f_of.values())))
     assert first.bound == max(f_of.values()) and len(first.todo) == len(frontier)
     assert first.sizes == [int(f_of[i] == first.bound) for i in first.todo]
     assert 0 in first.sizes and 1 in first.sizes  # both kinds occur here

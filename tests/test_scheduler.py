@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from slidelab.core.control import Limits, Meter, Stats
+from slidelab.core.control import Counts, Limits, Meter
 from slidelab.core.workers import MAX_TRIES
 from slidelab.run.scheduler import Done, Lost, Scheduler, Task, TaskFailed, TaskProgress
 from slidelab.search.contour import INF
@@ -68,7 +68,7 @@ class ScriptedCarrier:
 
 
 def run_round(carrier, subtrees=4, all_solutions=False):
-    scheduler = Scheduler(carrier, Meter(Limits(), Stats()), 2, all_solutions)
+    scheduler = Scheduler(carrier, Meter(Limits(), Counts()), 2, all_solutions)
     steps = scheduler.round(Round(10, list(range(subtrees)), [0] * subtrees))
     try:
         while True:

@@ -24,7 +24,7 @@ from slidelab import api
 from slidelab.api.solving import estimator_of, solve_answer
 from slidelab.api.split_search import searched_of
 from slidelab.contract.request import may_split, parse_solve, split_request
-from slidelab.core.control import Limits, Stats, run
+from slidelab.core.control import Counts, Limits, run
 from slidelab.core.errors import SlideLabError, error_of_answer, internal
 from slidelab.core.workers import MAX_TRIES, Died, ForkedPool, serve
 from slidelab.run.scheduler import GROWTH, Ask, Done, Lost, Task, TaskFailed, TaskProgress, parallel_idastar
@@ -215,7 +215,7 @@ class Batch:
             where.share = Share(self, number, request, len(frontier))
             return where.share
 
-        counted = Stats(whole["expanded"], whole["generated"])
+        counted = Counts(whole["expanded"], whole["generated"])
         counted.iterations = list(whole["iterations"])
         result = yield from parallel_idastar(parsed.puzzle, heuristic, Limits(), parsed.method.all_solutions,
                                              self.size, carry, from_bound, counted)

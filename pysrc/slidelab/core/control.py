@@ -23,8 +23,9 @@ CHECK_EVERY = 4096  # nodes between two looks at the clock (a power of two: test
 MAX_STORED = 1_000_000  # states an algorithm that keeps them (BFS, A*, explore) may hold: a few hundred MB at most
 
 
-class Stats:
-    """Statistics with one meaning for every algorithm (docs/algorithms.md, "Statistics").
+class Counts:
+    """What a search counts as it runs, with one meaning for every algorithm (docs/algorithms.md, "Statistics");
+    `as_dict()` is the answer's `stats` (answers.Stats).
 
     expanded: states whose successors were generated; generated: successor states produced;
     stored: the most states held in memory at once (open + closed lists, or the depth-first path);
@@ -102,7 +103,7 @@ class Meter:
 
     def __init__(self, limits, stats=None):
         self.limits = limits
-        self.stats = Stats() if stats is None else stats
+        self.stats = Counts() if stats is None else stats
         self.started = time.perf_counter()
         self.interval = PROGRESS_INTERVAL if limits.progress_s is None else limits.progress_s
         self.next_report = self.started + self.interval
@@ -134,7 +135,7 @@ class Meter:
         event.update(elapsed_s=round(elapsed, 3), nodes_per_s=int(expanded / max(elapsed, 1e-9)), **extra)
         return event
 
-    def finish(self) -> Stats:
+    def finish(self) -> Counts:
         """Record the elapsed time; returns the statistics."""
         self.stats.elapsed_s = time.perf_counter() - self.started
         return self.stats

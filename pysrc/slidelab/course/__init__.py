@@ -3,7 +3,7 @@
 from slidelab.course.format import (
            Exercise,
            ExerciseError,
-           Task,
+           ExerciseTask,
            make_handin,
            read_exercise,
            read_handin,
@@ -11,5 +11,5 @@ from slidelab.course.format import (
            shipped_text,
 )
 
-__all__ = ["Exercise", "ExerciseError", "Task", "make_handin", "read_exercise", "read_handin", "shipped",
+__all__ = ["Exercise", "ExerciseError", "ExerciseTask", "make_handin", "read_exercise", "read_handin", "shipped",
            "shipped_text"]

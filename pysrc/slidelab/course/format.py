@@ -56,7 +56,7 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class Task:
+class ExerciseTask:
     """One task; which fields mean something depends on its kind (docs/exercises.md)."""
 
     id: str
@@ -92,7 +92,7 @@ class Exercise:
     rule: str | None
     goal: str | None
     positions: dict
-    tasks: tuple[Task, ...]
+    tasks: tuple[ExerciseTask, ...]
     sha256: str  # of the exercise's text: a hand-in names the exercise it was made for
     example: str | None = None  # an example heuristic (heuristics/examples) that measure tasks name as "yours"
 
@@ -174,7 +174,7 @@ def _exercise(data: dict, sha256: str) -> Exercise:
     return exercise
 
 
-def _task(data, path: str, positions: dict, example: str | None = None) -> Task:
+def _task(data, path: str, positions: dict, example: str | None = None) -> ExerciseTask:
     if not isinstance(data, dict):
         raise ExerciseError(f"{path}: a task is a table of fields")
     at = _Fields(data, path)
@@ -191,7 +191,7 @@ def _task(data, path: str, positions: dict, example: str | None = None) -> Task:
                                 f"{', '.join(positions) or 'none'})")
         algorithm = at.choice("algorithm", tuple(ALGORITHMS), required=quantity in SEARCH_QUANTITIES)
         distance = at.integer("distance", required=quantity == "positions_at_distance")
-        task = Task(**common, points=at.number("points", 1), position=position, algorithm=algorithm,
+        task = ExerciseTask(**common, points=at.number("points", 1), position=position, algorithm=algorithm,
                     heuristic=at.choice("heuristic", tuple(HEURISTICS) + (("yours",) if example else ())),
                     quantity=quantity, distance=distance, tolerance=at.number("tolerance", 0, positive=False),
                     expected=at.number("expected", None, positive=False))
@@ -208,7 +208,7 @@ def _task(data, path: str, positions: dict, example: str | None = None) -> Task:
         answer = at.text("answer", required=True)
         if answer not in {c.id for c in choices}:
             at.fail("answer", f"must be the id of one of the choices, not '{answer}'")
-        task = Task(**common, points=at.number("points", 1), choices=tuple(choices), answer=answer)
+        task = ExerciseTask(**common, points=at.number("points", 1), choices=tuple(choices), answer=answer)
         known += ["points", "choices", "answer"]
     else:
         criteria_data = data.get("criteria")
@@ -218,7 +218,7 @@ def _task(data, path: str, positions: dict, example: str | None = None) -> Task:
         function = at.text("function", "h")
         if not function.isidentifier():
             at.fail("function", f"'{function[:40]}' is not a Python function name")
-        task = Task(**common, function=function, starter=at.text("starter"), criteria=criteria,
+        task = ExerciseTask(**common, function=function, starter=at.text("starter"), criteria=criteria,
                     max_seconds=at.number("max_seconds", DEFAULT_CODE_SECONDS))
         known += ["function", "starter", "criteria", "max_seconds"]
     at.no_others(known)

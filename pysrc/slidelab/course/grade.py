@@ -19,7 +19,7 @@ from slidelab import api
 from slidelab.core.control import Limits, run
 from slidelab.core.errors import SearchLimit, SlideLabError, TooLarge, internal
 from slidelab.core.puzzles import with_start
-from slidelab.course.format import Exercise, ExerciseError, Task, read_handin
+from slidelab.course.format import Exercise, ExerciseError, ExerciseTask, read_handin
 from slidelab.heuristics import get_heuristic
 from slidelab.run import supervised
 from slidelab.search import ALGORITHMS
@@ -42,7 +42,7 @@ def truths(exercise: Exercise) -> dict:
     return found
 
 
-def _measure(exercise: Exercise, task: Task):
+def _measure(exercise: Exercise, task: ExerciseTask):
     board = exercise.positions.get(task.position) if task.position else None
     if task.quantity in ("length", "expanded", "generated", "stored"):
         request = dict(exercise.request(board), algorithm=task.algorithm, max_seconds=TRUTH_SECONDS)
@@ -103,7 +103,7 @@ def failed_row(exercise: Exercise, name: str, error: str) -> dict:
     return {"file": name, "student": None, "ok": False, "error": error, "total": 0, "max": exercise.max_points}
 
 
-def _grade_answer(task: Task, given, right) -> dict:
+def _grade_answer(task: ExerciseTask, given, right) -> dict:
     result = {"points": 0, "max": task.points}
     if given is None or given == "":
         return dict(result, status="unanswered", detail="not answered")
@@ -124,7 +124,7 @@ def _grade_answer(task: Task, given, right) -> dict:
                 detail=f"answered {shown}" + ("" if close else f" (the engine finds {right:,})"))
 
 
-def grade_heuristic(exercise: Exercise, task: Task, code, evaluator=None) -> dict:
+def grade_heuristic(exercise: Exercise, task: ExerciseTask, code, evaluator=None) -> dict:
     """A heuristic task: each criterion's points, from h's values alone, which `evaluator` (see grade_handin)
     computed apart from here."""
     result: dict = {"points": 0, "max": task.max_points, "criteria": []}

@@ -19,7 +19,7 @@ import os
 import time
 from typing import TYPE_CHECKING
 
-from slidelab.core.control import Stats
+from slidelab.core.control import Counts
 from slidelab.core.errors import BadRequest
 from slidelab.search.contour import INF
 
@@ -57,11 +57,11 @@ class Checkpoint:
         """The workers the search is split for (its subtrees': scheduler.frontier_size)."""
         return self.search["split_for"]
 
-    def counted_stats(self) -> Stats | None:
+    def counted_stats(self) -> Counts | None:
         """The statistics of the iterations a resumed search had finished (None when it starts afresh)."""
         if not self.resumed:
             return None
-        stats = Stats(self.counted["expanded"], self.counted["generated"])
+        stats = Counts(self.counted["expanded"], self.counted["generated"])
         stats.iterations = list(self.counted["iterations"])
         return stats
 
@@ -96,7 +96,7 @@ class Checkpoint:
         self.dirty = True
         self.tick()
 
-    def iteration_ended(self, stats: Stats, next_bound) -> None:
+    def iteration_ended(self, stats: Counts, next_bound) -> None:
         """An iteration ended without a solution: the next starts at `next_bound` from `stats`."""
         self.counted = {"expanded": stats.expanded, "generated": stats.generated,
                         "iterations": list(stats.iterations)}

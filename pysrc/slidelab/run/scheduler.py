@@ -24,7 +24,7 @@ from collections.abc import Callable
 from itertools import count
 from typing import Any, NamedTuple, Protocol
 
-from slidelab.core.control import Meter, SearchResult, Stats
+from slidelab.core.control import Counts, Meter, SearchResult
 from slidelab.core.workers import MAX_TRIES, Tries
 from slidelab.search.contour import INF
 from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, Searched, groups, iterations, split
@@ -114,7 +114,7 @@ def frontier_size(workers: int) -> int:
 
 
 def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry, from_bound: int = 0,
-                     counted: Stats | None = None, checkpoint=None):
+                     counted: Counts | None = None, checkpoint=None):
     """Search generator: IDA* split for `workers` workers, its tasks carried by `carry(frontier)` (a function making
     the Carrier for the split's frontier, called only when the split did not meet the goal); returns a SearchResult
     like `idastar`'s, whose statistics add up every worker's nodes, the stopped tasks' too, and whose extra "parallel"
@@ -172,7 +172,7 @@ def serial_first(split_search, after_s: float):
         serial = idastar(puzzle, heuristic, limits, all_solutions)
         started = last = time.perf_counter()
         took: list = []  # (seconds, expanded) of each serial iteration
-        counted = Stats()
+        counted = Counts()
         try:
             while True:
                 event = next(serial)

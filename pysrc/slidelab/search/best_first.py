@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from heapq import heappop, heappush
 
-from slidelab.core.control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
+from slidelab.core.control import CHECK_EVERY, NO_PATH, Counts, Meter, SearchResult
 from slidelab.core.errors import Unsolvable
 
 CLOSED = -1  # the cost of a closed position that is never reopened: no path is cheaper
@@ -34,7 +34,7 @@ def best_first(puzzle, heuristic, limits, g_weight=1, h_weight=1, reopen=True, r
     SearchResult, optimal when `reopen` (A*'s rule; a shortest path with an admissible h), and raises Unsolvable when
     the goal cannot be reached. Progress events give A*'s f as `bound` (a lower bound on the path's length), and the g
     of the position expanded as `depth` for the others."""
-    meter = Meter(limits, Stats(open_peak=1, reopened=0 if reopen else None))
+    meter = Meter(limits, Counts(open_peak=1, reopened=0 if reopen else None))
     stats = meter.stats
     moves_of = puzzle.moves
     many = getattr(heuristic, "many", None)  # h of many states in one exchange (your code in a process of its own)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from slidelab.core.control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
+from slidelab.core.control import CHECK_EVERY, NO_PATH, Counts, Meter, SearchResult
 from slidelab.core.errors import Unsolvable
 from slidelab.search.spaces import moves_along, path_to, space_for
 
@@ -14,7 +14,7 @@ def bfs(puzzle, limits, space=None, record=None):
     space: Limits.max_stored stops it with TooLarge before memory runs out. A `record` (trace.Recorder) is told
     every step.
     """
-    meter = Meter(limits, Stats(stored=1, open_peak=1))
+    meter = Meter(limits, Counts(stored=1, open_peak=1))
     stats = meter.stats
     space = space or space_for(puzzle, packed=record is None)
     neighbours = space.neighbours

@@ -10,7 +10,7 @@ tokens on a graph); the moves of the stitched path are recovered forward, so it 
 
 from __future__ import annotations
 
-from slidelab.core.control import CHECK_EVERY, NO_PATH, Meter, SearchResult, Stats
+from slidelab.core.control import CHECK_EVERY, NO_PATH, Counts, Meter, SearchResult
 from slidelab.core.errors import Unsolvable
 from slidelab.search.spaces import moves_along, path_to, space_for
 
@@ -22,7 +22,7 @@ def bidirectional(puzzle, limits, space=None, record=None):
     least that), and each side's depth as forward_depth and backward_depth. A `record` (trace.Recorder) is told
     every step.
     """
-    meter = Meter(limits, Stats(stored=2, open_peak=2))
+    meter = Meter(limits, Counts(stored=2, open_peak=2))
     stats = meter.stats
     space = space or space_for(puzzle, packed=record is None)
     neighbours = space.neighbours

@@ -21,7 +21,7 @@ import random
 import time
 from importlib import resources
 
-from slidelab.core.control import CHECK_EVERY, Limits, Meter, Stats
+from slidelab.core.control import CHECK_EVERY, Counts, Limits, Meter
 from slidelab.core.errors import MissingData, SearchLimit, TooLarge
 from slidelab.core.puzzles import with_start
 from slidelab.heuristics.pdb.frames import symmetries
@@ -122,7 +122,7 @@ def _complete(puzzle, heuristic, limits, tally):
     layer is made before its values are taken; then h of the next layer is asked for (`asked`) and this layer's
     positions and moves are tallied: an isolated heuristic computes one layer in its own process while this one
     tallies the one before and makes the one after. The moves into a layer are tallied when its values come."""
-    meter = Meter(limits, Stats(stored=1))
+    meter = Meter(limits, Counts(stored=1))
     stats = meter.stats
     children_of = puzzle.children
     before: dict = {}  # state -> h, the layer before

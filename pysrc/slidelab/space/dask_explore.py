@@ -30,7 +30,7 @@ import uuid
 from collections import defaultdict
 
 from slidelab.core.cluster import dask_client
-from slidelab.core.control import PROGRESS_INTERVAL, Meter, Stats
+from slidelab.core.control import PROGRESS_INTERVAL, Counts, Meter
 from slidelab.core.errors import BadRequest, TooLarge
 from slidelab.core.extras import require
 from slidelab.space.explore import ExploreResult
@@ -62,7 +62,7 @@ def dask_explore(puzzle, limits, scheduler=None, workers=2, partitions=None):
 
 
 def _search(np, puzzle, limits, scheduler, workers, partitions):
-    meter = Meter(limits, Stats(stored=1))  # its clock counts the cluster's start too
+    meter = Meter(limits, Counts(stored=1))  # its clock counts the cluster's start too
     with dask_client(scheduler, workers, "exploring on Dask") as client:
         run = Levels(client, ("positions", puzzle.rows, puzzle.cols, tuple(puzzle.goal)), partitions)
         index = run.index

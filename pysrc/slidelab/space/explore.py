@@ -13,7 +13,7 @@ per-(blank, target, tile) changes of the int.
 
 from __future__ import annotations
 
-from slidelab.core.control import Meter, Stats
+from slidelab.core.control import Counts, Meter
 from slidelab.core.errors import TooLarge
 
 MAX_POSITIONS = 2_000_000  # explore refuses puzzles with more positions (the 2x5 board's 1,814,400 take seconds)
@@ -60,7 +60,7 @@ def explore(puzzle, limits):
 
 
 def _generic(puzzle, limits):
-    meter = Meter(limits, Stats(stored=1))
+    meter = Meter(limits, Counts(stored=1))
     stats = meter.stats
     children_of = puzzle.children
     start = puzzle.start
@@ -89,7 +89,7 @@ def _generic(puzzle, limits):
 
 
 def _sliding_kernel(puzzle, limits):
-    meter = Meter(limits, Stats(stored=1))
+    meter = Meter(limits, Counts(stored=1))
     stats = meter.stats
     rows, cols, size = puzzle.rows, puzzle.cols, puzzle.size
     turned = cols > rows  # explore the transposed board (the same graph) so that a column is the short side

@@ -22,7 +22,7 @@ import math
 import mmap
 from collections import deque
 
-from slidelab.core.control import Meter, Stats
+from slidelab.core.control import Counts, Meter
 from slidelab.core.errors import UserCodeError
 from slidelab.core.extras import require
 from slidelab.core.workers import MAX_TRIES, ForkedPool, GaveUp, fork_unavailable, portable, serve
@@ -47,7 +47,7 @@ def indexed_check_steps(puzzle, heuristic, limits, workers: int = 1, examples: i
 def _check(np, puzzle, heuristic, limits, workers, examples, evaluators):
     from slidelab.space.check import Tally
 
-    meter = Meter(limits, Stats(stored=1))
+    meter = Meter(limits, Counts(stored=1))
     stats = meter.stats
     index, record, depths = yield from depth_record(np, puzzle, meter)
     searched = stats.expanded

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 
-from slidelab.core.control import Meter, Stats
+from slidelab.core.control import Counts, Meter
 from slidelab.core.errors import TooLarge
 from slidelab.core.extras import require
 from slidelab.core.puzzles.sliding import neighbours, permutation_parity
@@ -139,7 +139,7 @@ class Index:
 
 
 def _search(np, puzzle, limits):
-    meter = Meter(limits, Stats(stored=1))
+    meter = Meter(limits, Counts(stored=1))
     index, record, depths = yield from depth_record(np, puzzle, meter)
     last = len(depths) - 1
     farthest = [index.state(b * index.half + rank) for b in range(index.size)

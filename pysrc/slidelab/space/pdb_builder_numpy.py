@@ -106,12 +106,12 @@ def build_ranked_numpy(rows, cols, cells, progress=None, blank=0):
     numpy array. The breadth-first search runs on the explore engine's level loop (space/indexed_explore.py);
     `progress(done, total)` gets the positions reached and the number of (placement, region) offsets. The goal has
     the blank on cell `blank` (the canonical frame's corner; None: anywhere, as the direct tables have it)."""
-    from slidelab.core.control import Limits, Meter, Stats
+    from slidelab.core.control import Counts, Limits, Meter
     from slidelab.heuristics.pdb.placement_index import PlacementIndex
     from slidelab.space.indexed_explore import levels
 
     index = PlacementIndex(np, rows, cols, cells, blank)
-    record, _ = _run(levels(np, index, index.starts(), Meter(Limits(), Stats(stored=1))), progress, index.total)
+    record, _ = _run(levels(np, index, index.starts(), Meter(Limits(), Counts(stored=1))), progress, index.total)
     return ranked_table(record, index.size)
 
 
@@ -121,7 +121,7 @@ def build_ranked_dask(rows, cols, cells, scheduler=None, workers=2, progress=Non
     partitions to their slices of the table. `scheduler` is a running cluster's address (else a local cluster of
     `workers` processes is started for the build)."""
     from slidelab.core.cluster import dask_client
-    from slidelab.core.control import Limits, Meter, Stats
+    from slidelab.core.control import Counts, Limits, Meter
     from slidelab.core.extras import require
     from slidelab.space.dask_explore import Levels
 
@@ -129,7 +129,7 @@ def build_ranked_dask(rows, cols, cells, scheduler=None, workers=2, progress=Non
     with dask_client(scheduler, workers, "building pattern databases on Dask") as client:
         levels = Levels(client, ("placements", rows, cols, (tuple(cells), blank)), partitions)
         index = levels.index
-        _run(levels.search(index.starts(), Meter(Limits(), Stats(stored=1))), progress, index.total)
+        _run(levels.search(index.starts(), Meter(Limits(), Counts(stored=1))), progress, index.total)
         slices = [levels.submit(f"table-{p}", p, ranked_table, levels.records[p], index.size)
                   for p in range(levels.count)]
         return np.concatenate([levels.fetch(future) for future in slices])
