@@ -124,6 +124,10 @@ def test_the_schema_in_the_docs_is_current_and_every_exercise_meets_it():
     validator = jsonschema.Draft202012Validator(schema())
     for text in [SMALL] + [shipped_text(name) for name in shipped()]:
         assert not list(validator.iter_errors(tomllib.loads(text)))
+        assert not list(validator.iter_errors(json.loads(read_exercise(text).student_text)))
+    with_answer = json.loads(read_exercise(SMALL).student_text)
+    with_answer["tasks"][1]["answer"] = "b"
+    assert list(validator.iter_errors(with_answer))
 
 
 def test_the_docs_describe_every_field_of_the_format():
@@ -293,3 +297,78 @@ def test_the_command_line_refuses_a_broken_exercise_with_its_field(tmp_path, cap
     assert "tasks[0].kind: must be one of measure, predict, heuristic" in capsys.readouterr().err
     assert cli.main(["exercise", "no-such-exercise"]) == 2
     assert "no exercise 'no-such-exercise'" in capsys.readouterr().err
+
+
+def test_the_student_form_holds_no_answer_and_hands_in_against_the_same_digest(small):
+    teacher = read_exercise(shipped_text("astar-8-puzzle"))
+    form = json.loads(teacher.student_text)
+    assert form["form"] == "student" and [t["id"] for t in form["tasks"]] == [t.id for t in teacher.tasks]
+    assert not any({"answer", "expected", "explanation"} & set(task) for task in form["tasks"])
+    assert "is never below misplaced tiles" not in teacher.student_text  # the explanation stays with the teacher
+    student = read_exercise(teacher.student_text)
+    assert not student.has_key and teacher.has_key
+    assert [t.answer for t in student.tasks if t.kind == "predict"] == [None]
+    assert student.student_sha256 == teacher.student_sha256 and student.student_text == teacher.student_text
+    assert make_handin(student, "S", {}, {}, "t")["exercise_sha256"] == teacher.student_sha256
+    with pytest.raises(ExerciseError, match=r"tasks\[4\]\.answer: is not a field"):
+        read_exercise(json.dumps(dict(form, tasks=[*form["tasks"][:4], dict(form["tasks"][4], answer="zero"),
+                                                   *form["tasks"][5:]])))
+    with pytest.raises(ExerciseError, match="a student form"):
+        read_exercise(json.dumps({"format": 1, "id": "x"}))
+
+
+def test_choices_are_graded_by_the_teachers_file_alone(small):
+    from slidelab.course.grade import OTHER_VERSION
+
+    student = read_exercise(small.student_text)
+    text = handin(student, answers={"pick": "b", "length": 31})
+    by_teacher = grade_handin(small, text, "f", truths(small))
+    assert by_teacher["tasks"]["pick"]["status"] == "right" and by_teacher["tasks"]["pick"]["points"] == 1
+    assert "note" not in by_teacher
+    by_student = grade_handin(student, text, "f", truths(student))
+    assert by_student["tasks"]["pick"] == {"points": 0, "max": 1, "status": "ungraded",
+                                           "detail": "chose b: your teacher grades it"}
+    changed = read_exercise(SMALL.replace('title = { en = "Pick" }', 'title = { en = "Pick one" }'))
+    assert grade_handin(changed, text, "f", truths(changed))["note"] == OTHER_VERSION
+
+
+@pytest.mark.parametrize("level", ["figures", "right_or_wrong", "nothing"])
+def test_a_students_own_check_tells_what_the_exercise_lets_it(level):
+    from slidelab.course.grade import for_student
+
+    exercise = read_exercise(SMALL.replace('[positions]', f'check_my_work = "{level}"\n[positions]'))
+    text = handin(exercise, source("twice_manhattan"), {"length": 30, "pick": "b"})
+    row = for_student(grade_handin(exercise, text, "f", truths(exercise)), exercise)
+    length, pick, yours = (row["tasks"][name] for name in ("length", "pick", "yours"))
+    assert pick["status"] == "ungraded" and pick["points"] == 0
+    if level == "figures":
+        assert length["detail"] == "answered 30 (the engine finds 31)" and row["total"] == 2
+        assert yours["criteria"][0]["detail"].startswith("overestimates on ") and "board" in yours
+    elif level == "right_or_wrong":
+        assert length == {"points": 0, "max": 1, "status": "wrong", "detail": "answered 30"} and row["total"] == 2
+        assert yours["detail"] == "some criteria met" and "board" not in yours and "criteria" not in yours
+    else:
+        assert row["total"] is None and all(t == {"points": 0, "max": t["max"], "status": "ungraded",
+                                                  "detail": "answered"} for t in row["tasks"].values())
+
+
+def test_the_answer_key_and_the_student_form_on_the_command_line(tmp_path, capsys):
+    assert cli.main(["exercise", "astar-8-puzzle", "--key"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "expanded-h0 (measure, 1 point): 147,132" in out and "length (measure, 1 point): 25" in out
+    assert "fewest (predict, 1 point): manhattan: Manhattan distance" in out
+    assert "no-answer (measure, 1 point): 181,440" in out
+    assert any(line.startswith("  Manhattan distance: it is never below misplaced tiles") for line in out)
+    assert cli.main(["exercise", "astar-8-puzzle", "--key", "--json"]) == 0
+    key = json.loads(capsys.readouterr().out)["key"]
+    assert key["expanded-misplaced"] == 18_575 and key["expanded-manhattan"] == 875 and key["fewest"] == "manhattan"
+    assert cli.main(["exercise", "astar-8-puzzle", "--student-form"]) == 0
+    form = tmp_path / "astar.json"
+    form.write_text(capsys.readouterr().out)
+    assert cli.main(["exercise", str(form)]) == 0
+    assert "answer: a choice (--set fewest=ID)" in capsys.readouterr().out
+    assert cli.main(["exercise", str(form), "--key"]) == 2
+    assert "this is a student form: it holds no answers" in capsys.readouterr().err
+    assert cli.main(["exercise", str(form), "--set", "fewest=manhattan", "--set", "length=25"]) == 0
+    out = capsys.readouterr().out
+    assert "fewest: 0/1 ungraded: chose manhattan: your teacher grades it" in out and "length: 1/1 right" in out

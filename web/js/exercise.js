@@ -6,9 +6,10 @@
 //   exercises.take(location.hash);  // #exercise=ID-or-URL or #exercise-text=TOML (percent-encoded) opens here: ''
 //
 // The engine reads the exercise (course/page.py): this module only shows what it answered. A student's work
-// (answers, code, name) is kept in this browser per exercise (localStorage, by the exercise's SHA-256), and so is the
-// exercise open last, so both survive a reload and going offline; "Clear my work" forgets it. "Hand in" saves one
-// file; nothing is uploaded. "Check my work" grades it here as a teacher's page would (grader.js).
+// (answers, code, name) is kept in this browser per exercise (localStorage, by the SHA-256 of its student form), and
+// so is the exercise open last, as its student form (no answer in it), so both survive a reload and going offline;
+// "Clear my work" forgets it. Links carry the student form too. "Hand in" saves one file; nothing is uploaded.
+// "Check my work" grades it here, telling what the exercise lets it (its check_my_work; grader.js).
 
 import { Solver } from './bridge.js';
 import { Grader } from './grader.js';
@@ -16,13 +17,13 @@ import { GradeTable } from './grading.js';
 import { errorText, escapeHTML, inLanguage, t, tHTML, withCode } from './i18n.js';
 import { saveFile } from './save_file.js';
 
-const OPEN = 'slidelab-exercise-open';  // localStorage: {toml, url?} of the exercise open last
+const OPEN = 'slidelab-exercise-open';  // localStorage: {toml: its student form, url?} of the exercise open last
 const WORK = 'slidelab-exercise-work:';  // + sha256: {student, answers, code}
-const MAX_LINK_TEXT = 4000;  // characters of TOML a link may carry itself
+const MAX_LINK_TEXT = 4000;  // characters of an exercise's student form a link may carry itself
 
 
 export class Exercises {
-  exercise = null;  // the exercise shown: open's answer ({id, title, tasks, toml, sha256, ...})
+  exercise = null;  // the exercise shown: open's answer ({id, title, tasks, toml, student_text, sha256, ...})
   running = false;  // checking the work
   #pending = null;  // a request to open once the solver is ready
   #ready = false;
@@ -162,7 +163,7 @@ export class Exercises {
       return;
     }
     this.exercise = answer;
-    write(OPEN, { toml: answer.toml, url });
+    write(OPEN, { toml: answer.student_text, url });
     this.#say('');
     this.#show();
   }
@@ -293,9 +294,11 @@ export class Exercises {
     this.#busy(true);
     this.#status(t('exercise.checking'));
     try {
-      const [row] = await this.makeGrader().grade(this.exercise.toml, [{ name: made.name, text: made.file }]);
-      this.#status(row.ok ? t('exercise.checked', { total: row.total, max: row.max }) : row.error,
-        row.ok ? '' : 'error');
+      const [row] = await this.makeGrader().grade(this.exercise.toml, [{ name: made.name, text: made.file }],
+        { student: true });
+      const said = row.total === null ? t('exercise.checked-nothing') : t('exercise.checked', { total: row.total,
+        max: row.max });
+      this.#status(row.ok ? said : row.error, row.ok ? '' : 'error');
       this.ui.result.replaceChildren(this.table.details(row));
     } finally {
       this.#busy(false);
@@ -309,7 +312,7 @@ export class Exercises {
     let hash;
     if (stored?.url) hash = `#exercise=${encodeURIComponent(stored.url)}`;
     else if (shipped) hash = `#exercise=${ex.id}`;
-    else if (ex.toml.length <= MAX_LINK_TEXT) hash = `#exercise-text=${encodeURIComponent(ex.toml)}`;
+    else if (ex.student_text.length <= MAX_LINK_TEXT) hash = `#exercise-text=${encodeURIComponent(ex.student_text)}`;
     if (!hash) {
       this.#status(t('exercise.no-link'), 'error');
       return;

@@ -2,7 +2,7 @@
 // (course/page.py and grade.py): each hand-in is graded afresh, never trusting what its file says.
 //
 //   const grader = new Grader({ makeSolver: () => new Solver({...}), lanes: 2 });
-//   const rows = await grader.grade(toml, [{ name, text }], { onRow(row, index) {}, onStart(index) {} });
+//   const rows = await grader.grade(toml, [{ name, text }], { onRow(row, index) {}, onStart(index) {}, student });
 //   grader.cancel();   // the rows not graded yet answer "cancelled"
 //
 // A hand-in's code is someone else's program running in this browser, so it never runs where its grade is decided:
@@ -25,8 +25,9 @@ export class Grader {
     this.lanes = Math.max(1, lanes);
   }
 
-  /** Grade every file ({name, text}); onRow(row, index) as each is graded (in the order they finish). */
-  async grade(toml, files, { onRow = () => {}, onStart = () => {} } = {}) {
+  /** Grade every file ({name, text}); onRow(row, index) as each is graded (in the order they finish). `student`: a
+   * student's own check, which tells what the exercise lets it (course/grade.py for_student). */
+  async grade(toml, files, { onRow = () => {}, onStart = () => {}, student = false } = {}) {
     this.#cancelled = false;
     const rows = new Array(files.length).fill(null);
     let next = 0;
@@ -37,7 +38,7 @@ export class Grader {
         while (next < files.length && !this.#cancelled) {
           const index = next++;
           onStart(index);
-          rows[index] = await this.#gradeOne(lane, toml, files[index], next < files.length);
+          rows[index] = await this.#gradeOne(lane, toml, files[index], next < files.length, student);
           onRow(rows[index], index);
         }
       }));
@@ -69,7 +70,7 @@ export class Grader {
     for (const solver of [lane.checker, lane.evaluator, lane.spare]) solver?.stop();
   }
 
-  async #gradeOne(lane, toml, file, more) {
+  async #gradeOne(lane, toml, file, more, student) {
     // this hand-in's evaluating worker (started while the last one was graded), and the next one's
     lane.evaluator = lane.spare;
     lane.spare = more ? this.#started() : null;
@@ -91,7 +92,7 @@ export class Grader {
       if (!this.#cancelled) await lane.checker.reply(answer);
     };
     await lane.checker.start();
-    const row = await lane.checker.grade({ exercise: toml, handin: file.text, name: file.name }, onAsk);
+    const row = await lane.checker.grade({ exercise: toml, handin: file.text, name: file.name, student }, onAsk);
     evaluator.stop();
     lane.evaluator = null;
     if (row && typeof row.file === 'string') return row;

@@ -7,7 +7,7 @@
 //   table.setExercise(exercise);   // the exercise open (its answer from course/page.py's open)
 //   table.details(row);            // one row's tasks and criteria as an element (a student's own check)
 
-import { errorText, escapeHTML, formatCount, t } from './i18n.js';
+import { errorText, escapeHTML, formatCount, inLanguage, t } from './i18n.js';
 import { saveFile } from './save_file.js';
 
 const MAX_FILE = 2_000_000;  // bytes of a hand-in read
@@ -182,8 +182,10 @@ export class GradeTable {
     for (const task of exercise.tasks) {
       const result = row.tasks[task.id];
       const item = document.createElement('li');
-      item.textContent = t('grade.task-line', { task: task.id, points: result.points, max: result.max,
+      item.textContent = result.status === 'ungraded' ? t('grade.task-ungraded', { task: task.id,
+        detail: result.detail }) : t('grade.task-line', { task: task.id, points: result.points, max: result.max,
         detail: result.detail });
+      if (result.explanation) item.append(' ', inLanguage(result.explanation));
       if (result.board) item.append(' ', this.#boardButton(result.board));
       if (result.criteria?.length) {
         const criteria = document.createElement('ul');

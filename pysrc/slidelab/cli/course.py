@@ -57,6 +57,14 @@ def _exercise(args) -> int:
         return EXIT_OK
     exercise = load_exercise(args.exercise)
     language = _language(args)
+    if args.key or args.student_form:
+        if args.answer or args.set or args.hand_in:
+            raise Refused("--key and --student-form are the teacher's: leave out --answer, --set and --hand-in")
+        if args.student_form:
+            print(exercise.student_text)
+        else:
+            _print_key(exercise, language, args.json)
+        return EXIT_OK
     if not (args.answer or args.set):
         if args.hand_in:
             raise Refused("--hand-in saves your answers: give them with --answer or --set")
@@ -119,13 +127,13 @@ def _number(value: str, item: str):
 
 
 def _print_exercise(exercise: Exercise, language: str) -> None:
-    print(f"{say(exercise.title, language)} ({exercise.id}, {exercise.max_points:g} points)")
+    print(f"{say(exercise.title, language)} ({exercise.id}, {_points(exercise.max_points)})")
     if exercise.text:
         print(say(exercise.text, language))
     if exercise.positions:
         print("positions: " + ", ".join(f"{name} = {board}" for name, board in exercise.positions.items()))
     for number, task in enumerate(exercise.tasks, 1):
-        print(f"\n{number}. [{task.id}] {say(task.title, language)} ({task.max_points:g} points)")
+        print(f"\n{number}. [{task.id}] {say(task.title, language)} ({_points(task.max_points)})")
         if task.text:
             print(f"   {say(task.text, language)}")
         if task.kind == "measure":
@@ -136,11 +144,15 @@ def _print_exercise(exercise: Exercise, language: str) -> None:
             print(f"   answer: a choice (--set {task.id}=ID)")
         else:
             for criterion in task.criteria:
-                print(f"   - {_criterion_text(criterion)} ({criterion.points:g} points)")
+                print(f"   - {_criterion_text(criterion)} ({_points(criterion.points)})")
             print(f"   answer: a Python file defining {task.function}(board) (--answer FILE.py)")
             if task.starter:
                 print("   to start from:")
                 print("".join(f"     {line}\n" for line in task.starter.splitlines()), end="")
+
+
+def _points(points: float) -> str:
+    return f"{points:g} point" + ("" if points == 1 else "s")
 
 
 def _criterion_text(criterion) -> str:
@@ -152,6 +164,43 @@ def _criterion_text(criterion) -> str:
     return {"admissible": "never overestimates", "consistent": "consistent"}[criterion.check]
 
 
+def _print_key(exercise: Exercise, language: str, as_json: bool) -> None:
+    """The answer key: each task's right answer (a choice, the engine's figure) or criteria."""
+    if not exercise.has_key:
+        raise Refused("this is a student form: it holds no answers; give the teacher's .toml file")
+    from slidelab.course.grade import truths
+
+    right = truths(exercise)
+    key: dict = {}
+    for task in exercise.tasks:
+        if task.kind == "predict":
+            key[task.id] = task.answer
+        elif task.kind == "measure":
+            key[task.id] = right[task.id]
+        else:
+            key[task.id] = [_criterion_text(c) for c in task.criteria]
+    if as_json:
+        print(json.dumps({"ok": True, "id": exercise.id, "student_sha256": exercise.student_sha256, "key": key}))
+        return
+    print(f"answer key: {say(exercise.title, language)} ({exercise.id}, {_points(exercise.max_points)})")
+    for task in exercise.tasks:
+        given = key[task.id]
+        if task.kind == "predict":
+            choice = next(c for c in task.choices if c.id == given)
+            shown = f"{given}: {say(choice.text, language)}"
+        elif task.kind == "measure":
+            shown = f"could not be found: {given['error']}" if isinstance(given, dict) else \
+                ("none (the position cannot reach the goal)" if given is None else f"{given:,}")
+            if task.tolerance:
+                shown += f" (within {task.tolerance:g})"
+        else:
+            shown = "; ".join(given)
+        print(f"{task.id} ({task.kind}, {_points(task.max_points)}): {shown}")
+        if task.explanation:
+            print(f"  {say(task.explanation, language)}")
+    print(f"student form's sha256 (hand-ins name it): {exercise.student_sha256}")
+
+
 def _print_own(exercise: Exercise, row: dict, language: str) -> None:
     if not row["ok"]:
         print(row["error"])
@@ -161,7 +210,11 @@ def _print_own(exercise: Exercise, row: dict, language: str) -> None:
         print(f"{task.id}: {result['points']:g}/{result['max']:g} {result['status']}: {result['detail']}")
         for criterion in result.get("criteria", []):
             print(f"  {criterion['check']}: {criterion['points']:g}/{criterion['max']:g}: {criterion['detail']}")
+        if result.get("explanation"):
+            print(f"  {say(result['explanation'], language)}")
     print(f"total: {row['total']:g}/{row['max']:g}")
+    if row.get("note"):
+        print(f"note: {row['note']}")
 
 
 def _grade(args) -> int:

@@ -239,9 +239,12 @@ def _exercise(sub, name, help) -> None:
     exercise = sub.add_parser(
         name, help=help,
         description="Without EXERCISE, list the exercises that come with Slide Lab. With it (a name from that list "
-                    "or a .toml file), print its tasks; with --answer or --set, grade your answers as a teacher's "
-                    "`slidelab grade` would, and with --hand-in save them as a file to hand in.")
-    exercise.add_argument("exercise", metavar="EXERCISE", nargs="?", help="an exercise's name or .toml file")
+                    "or a .toml file, or a student form), print its tasks; with --answer or --set, grade your "
+                    "answers as a teacher's `slidelab grade` would (but the choices, where the file holds no "
+                    "answers), and with --hand-in save them as a file to hand in; --key and --student-form are "
+                    "for the teacher.")
+    exercise.add_argument("exercise", metavar="EXERCISE", nargs="?", help="an exercise's name, .toml file or "
+                          "student form (.json)")
     exercise.add_argument("--lang", help="the language of the texts (default: the locale's, else English)")
     exercise.add_argument("--answer", metavar="FILE", help="your work: a .py file (the code of every heuristic task) "
                           "or a hand-in .json")
@@ -250,6 +253,11 @@ def _exercise(sub, name, help) -> None:
     exercise.add_argument("--student", help="your name, in the hand-in")
     exercise.add_argument("--hand-in", dest="hand_in", metavar="OUT.json", help="save your answers and code as a "
                           "hand-in file")
+    exercise.add_argument("--key", action="store_true", help="print the answer key: each choice question's "
+                          "answer, each measure task's right figure (found by the engine), each heuristic's criteria")
+    exercise.add_argument("--student-form", dest="student_form", action="store_true",
+                          help="print the exercise's student form: the same exercise with every answer left out "
+                               "(JSON), to give students or put on a site")
     exercise.add_argument("--json", action="store_true", help="print one JSON object")
 
 

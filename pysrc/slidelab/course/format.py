@@ -1,5 +1,6 @@
-"""Exercises: one plain-text format (TOML, read by the standard library) for what a teacher sets, and the hand-in file
-a student's work is saved in. docs/exercises.md describes every field; SCHEMA (a JSON Schema, written into
+"""Exercises: one plain-text format (TOML, read by the standard library) for what a teacher sets, its student form
+(the same fields as JSON, every answer left out: what a student's page stores, links and hands in against), and the
+hand-in file a student's work is saved in. docs/exercises.md describes every field; SCHEMA (a JSON Schema, written into
 docs/exercise.schema.json) says the same for tools, and a test holds the two and this reader together.
 
 An exercise is data only: reading one runs no code (a task's starting code is text shown to the student). A malformed
@@ -28,6 +29,9 @@ SEARCH_QUANTITIES = ("length", "expanded", "generated", "stored")  # of a solve 
 SPACE_QUANTITIES = ("positions", "max_depth", "positions_at_distance", "unreachable", "distance")  # of the space
 CHECKS = ("admissible", "consistent", "nodes", "informed")
 NODE_ALGORITHMS = ("astar", "idastar")
+CHECK_MY_WORK = ("figures", "right_or_wrong", "nothing")  # what a student's own check tells, most first
+STUDENT_FORM = "student"  # the `form` of an exercise with its answers left out
+ANSWER_FIELDS = ("answer", "expected", "explanation")  # a task's fields that only the teacher's file holds
 DEFAULT_CODE_SECONDS = 30  # how long a student's heuristic may run for one task when the exercise names no limit
 _ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 _LANGUAGE = re.compile(r"[a-z]{2}(-[A-Za-z]{2,4})?")
@@ -77,6 +81,7 @@ class ExerciseTask:
     starter: str | None = None
     criteria: tuple[Criterion, ...] = ()
     max_seconds: float = DEFAULT_CODE_SECONDS
+    explanation: dict = field(default_factory=dict)  # shown with the grade, never before
 
     @property
     def max_points(self) -> float:
@@ -93,8 +98,12 @@ class Exercise:
     goal: str | None
     positions: dict
     tasks: tuple[ExerciseTask, ...]
-    sha256: str  # of the exercise's text: a hand-in names the exercise it was made for
+    sha256: str  # of the exercise's text as read
     example: str | None = None  # an example heuristic (heuristics/examples) that measure tasks name as "yours"
+    check_my_work: str = "figures"  # what a student's own check tells (CHECK_MY_WORK)
+    student_text: str = ""  # the student form (student_form): no answer of any task
+    student_sha256: str = ""  # of the student form: a hand-in names the exercise it was made for by it
+    has_key: bool = True  # False for a student form: the right choices of predict tasks are not known
 
     @property
     def max_points(self) -> float:
@@ -135,14 +144,35 @@ def catalogue() -> list[dict]:
 
 
 def read_exercise(text: str) -> Exercise:
-    """The exercise a TOML text describes; ExerciseError naming the field (or the line) and the reason."""
+    """The exercise a TOML text (a teacher's file) or a JSON text (its student form) describes; ExerciseError naming
+    the field (or the line) and the reason."""
     if not isinstance(text, str):
         raise ExerciseError("an exercise is TOML text")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ExerciseError(f"the exercise is not valid TOML: {e}", reason="exercise_syntax", problem=str(e)) from None
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            raise ExerciseError(f"the exercise is not valid JSON: {e}", reason="exercise_syntax",
+                                problem=str(e)) from None
+        if not isinstance(data, dict) or data.get("form") != STUDENT_FORM:
+            raise ExerciseError("an exercise in JSON is a student form (form = \"student\"); a teacher writes TOML",
+                                reason="exercise_field", field="form", problem="not a student form")
+    else:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ExerciseError(f"the exercise is not valid TOML: {e}", reason="exercise_syntax",
+                                problem=str(e)) from None
     return _exercise(data, hashlib.sha256(text.encode()).hexdigest())
+
+
+def student_form(data: dict) -> str:
+    """The student form of an exercise's fields: the same, every task's answers (ANSWER_FIELDS) left out, marked
+    `form = "student"`, as JSON with its keys in order (so the same exercise always gives the same text)."""
+    tasks = [{k: v for k, v in task.items() if k not in ANSWER_FIELDS} if isinstance(task, dict) else task
+             for task in data.get("tasks", [])]
+    return json.dumps(dict(data, tasks=tasks, form=STUDENT_FORM), sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":"))
 
 
 def _exercise(data: dict, sha256: str) -> Exercise:
@@ -150,6 +180,7 @@ def _exercise(data: dict, sha256: str) -> Exercise:
     version = at.integer("format", required=True)
     if version != FORMAT:
         at.fail("format", f"is {version}; this version of Slide Lab reads exercises of format {FORMAT}")
+    student = at.choice("form", (STUDENT_FORM,)) is not None
     positions_data = at.table("positions")
     positions = {}
     for name, board in positions_data.items():
@@ -162,26 +193,31 @@ def _exercise(data: dict, sha256: str) -> Exercise:
     if not isinstance(tasks_data, list) or not tasks_data:
         at.fail("tasks", "an exercise has at least one task ([[tasks]])")
     example = at.choice("example", tuple(name for name, _, _ in EXAMPLES))
-    tasks = tuple(_task(t, f"tasks[{i}]", positions, example) for i, t in enumerate(tasks_data))
+    tasks = tuple(_task(t, f"tasks[{i}]", positions, example, student) for i, t in enumerate(tasks_data))
     ids = [task.id for task in tasks]
     repeated = sorted({i for i in ids if ids.count(i) > 1})
     if repeated:
         at.fail("tasks", f"two tasks have the id '{repeated[0]}'")
-    exercise = Exercise(id=at.identifier("id"), title=at.texts("title", required=True), text=at.texts("text"),
-                        puzzle=at.text("puzzle", "sliding"), rule=at.text("rule"), goal=at.text("goal"),
-                        positions=positions, tasks=tasks, sha256=sha256, example=example)
-    at.no_others(("format", "id", "title", "text", "puzzle", "rule", "goal", "positions", "example", "tasks"))
-    return exercise
+    at.no_others(("format", "form", "id", "title", "text", "puzzle", "rule", "goal", "positions", "example",
+                  "check_my_work", "tasks"))
+    shown = student_form(data)  # every field checked: JSON values only
+    return Exercise(id=at.identifier("id"), title=at.texts("title", required=True), text=at.texts("text"),
+                    puzzle=at.text("puzzle", "sliding"), rule=at.text("rule"), goal=at.text("goal"),
+                    positions=positions, tasks=tasks, sha256=sha256, example=example,
+                    check_my_work=at.choice("check_my_work", CHECK_MY_WORK) or CHECK_MY_WORK[0],
+                    student_text=shown, student_sha256=hashlib.sha256(shown.encode()).hexdigest(),
+                    has_key=not student)
 
 
-def _task(data, path: str, positions: dict, example: str | None = None) -> ExerciseTask:
+def _task(data, path: str, positions: dict, example: str | None = None, student: bool = False) -> ExerciseTask:
+    """One task; in a student form (`student`) its answers are absent."""
     if not isinstance(data, dict):
         raise ExerciseError(f"{path}: a task is a table of fields")
     at = _Fields(data, path)
     kind = at.choice("kind", KINDS, required=True)
     common = {"id": at.identifier("id"), "kind": kind, "title": at.texts("title", required=True),
-              "text": at.texts("text")}
-    known = ["id", "kind", "title", "text"]
+              "text": at.texts("text"), "explanation": at.texts("explanation")}
+    known = ["id", "kind", "title", "text"] + ([] if student else ["explanation"])
     if kind == "measure":
         quantity = at.choice("quantity", SEARCH_QUANTITIES + SPACE_QUANTITIES, required=True)
         position = at.text("position", required=quantity != "positions" and quantity != "max_depth"
@@ -195,7 +231,8 @@ def _task(data, path: str, positions: dict, example: str | None = None) -> Exerc
                     heuristic=at.choice("heuristic", tuple(HEURISTICS) + (("yours",) if example else ())),
                     quantity=quantity, distance=distance, tolerance=at.number("tolerance", 0, positive=False),
                     expected=at.number("expected", None, positive=False))
-        known += ["points", "position", "algorithm", "heuristic", "quantity", "distance", "tolerance", "expected"]
+        known += ["points", "position", "algorithm", "heuristic", "quantity", "distance", "tolerance"]
+        known += [] if student else ["expected"]
     elif kind == "predict":
         choices_data = data.get("choices")
         if not isinstance(choices_data, list) or len(choices_data) < 2:
@@ -205,11 +242,11 @@ def _task(data, path: str, positions: dict, example: str | None = None) -> Exerc
             inner = _Fields(choice if isinstance(choice, dict) else {}, f"{path}.choices[{i}]")
             choices.append(Choice(inner.identifier("id"), inner.texts("text", required=True)))
             inner.no_others(("id", "text"))
-        answer = at.text("answer", required=True)
-        if answer not in {c.id for c in choices}:
+        answer = None if student else at.text("answer", required=True)
+        if not student and answer not in {c.id for c in choices}:
             at.fail("answer", f"must be the id of one of the choices, not '{answer}'")
         task = ExerciseTask(**common, points=at.number("points", 1), choices=tuple(choices), answer=answer)
-        known += ["points", "choices", "answer"]
+        known += ["points", "choices"] + ([] if student else ["answer"])
     else:
         criteria_data = data.get("criteria")
         if not isinstance(criteria_data, list) or not criteria_data:
@@ -335,9 +372,11 @@ def say(texts: dict, language: str) -> str:
 
 def described(exercise: Exercise) -> dict:
     """An exercise as JSON, for the command line's `exercise --json` and the page: its texts in every language,
-    its positions and its tasks (never the right answers of predict tasks: a student's page holds this)."""
+    its positions and its tasks (never an answer: a student's page holds this), what a student's own check tells,
+    and whether the exercise read holds its answers (`key`: a teacher's file) or not (a student form)."""
     return {"ok": True, "id": exercise.id, "title": exercise.title, "text": exercise.text, "puzzle": exercise.puzzle,
             "goal": exercise.goal, "positions": exercise.positions, "max_points": exercise.max_points,
+            "check_my_work": exercise.check_my_work, "key": exercise.has_key,
             "tasks": [_described_task(task) for task in exercise.tasks]}
 
 
@@ -361,7 +400,8 @@ HANDIN_MARK = "slidelab-hand-in"
 def make_handin(exercise: Exercise, student: str, answers: dict, code: dict, app: str) -> dict:
     """A hand-in: the student's answers and code for one exercise, and what made it (nothing of it is a verdict)."""
     return {"format": HANDIN_MARK, "version": HANDIN_VERSION, "exercise": exercise.id,
-            "exercise_sha256": exercise.sha256, "student": student, "answers": answers, "code": code, "app": app}
+            "exercise_sha256": exercise.student_sha256, "student": student, "answers": answers, "code": code,
+            "app": app}
 
 
 def read_handin(text: str, exercise: Exercise) -> dict:
@@ -395,7 +435,8 @@ def schema() -> dict:
              "additionalProperties": {"type": "string"}, "description": "a text by language: en (required), ja, ..."}
     identifier = {"type": "string", "pattern": f"^{_ID.pattern}$"}
     points = {"type": "number", "exclusiveMinimum": 0, "default": 1}
-    common = {"id": identifier, "title": texts, "text": texts}
+    common = {"id": identifier, "title": texts, "text": texts,
+              "explanation": dict(texts, description="shown with the grade, never before (not in the student form)")}
 
     def kind(name, fields, required=()):
         return {"type": "object", "required": ["id", "kind", "title", *required], "additionalProperties": False,
@@ -422,7 +463,7 @@ def schema() -> dict:
         "points": points, "answer": {"type": "string"},
         "choices": {"type": "array", "minItems": 2, "items": {
             "type": "object", "required": ["id", "text"], "additionalProperties": False,
-            "properties": {"id": identifier, "text": texts}}}}, ["choices", "answer"])
+            "properties": {"id": identifier, "text": texts}}}}, ["choices"])
     heuristic = kind("heuristic", {
         "function": {"type": "string", "default": "h"}, "starter": {"type": "string"},
         "max_seconds": {"type": "number", "exclusiveMinimum": 0, "default": DEFAULT_CODE_SECONDS},
@@ -433,10 +474,19 @@ def schema() -> dict:
         "additionalProperties": False,
         "properties": {
             "format": {"const": FORMAT}, "id": identifier, "title": texts, "text": texts,
+            "form": {"const": STUDENT_FORM, "description": "a student form: the answers left out (JSON only)"},
+            "check_my_work": {"enum": list(CHECK_MY_WORK), "default": CHECK_MY_WORK[0],
+                              "description": "what a student's own check tells"},
             "puzzle": {"type": "string", "default": "sliding"}, "rule": {"type": "string"},
             "goal": {"type": "string"}, "example": {"enum": [name for name, _, _ in EXAMPLES]},
             "positions": {"type": "object", "propertyNames": {"pattern": f"^{_ID.pattern}$"},
                           "additionalProperties": {"type": "string", "minLength": 1}},
             "tasks": {"type": "array", "minItems": 1, "items": {"oneOf": [measure, predict, heuristic]}},
         },
+        "allOf": [  # a teacher's file names each prediction's answer; a student form holds no answer at all
+            {"if": {"not": {"required": ["form"]}}, "then": {"properties": {"tasks": {"items": {
+                "if": {"properties": {"kind": {"const": "predict"}}}, "then": {"required": ["answer"]}}}}}},
+            {"if": {"required": ["form"]}, "then": {"properties": {"tasks": {"items": {
+                "not": {"anyOf": [{"required": [name]} for name in ANSWER_FIELDS]}}}}}},
+        ],
     }

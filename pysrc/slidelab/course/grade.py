@@ -93,9 +93,46 @@ def grade_handin(exercise: Exercise, text: str, name: str, right: dict, evaluato
             tasks[task.id] = grade_heuristic(exercise, task, handin["code"].get(task.id), evaluator)
         else:
             tasks[task.id] = _grade_answer(task, handin["answers"].get(task.id), right.get(task.id))
+        if task.explanation:
+            tasks[task.id]["explanation"] = task.explanation
     total = round(sum(t["points"] for t in tasks.values()), 6)
-    return {"file": name, "student": handin["student"][:200], "ok": True, "tasks": tasks, "total": total,
-            "max": exercise.max_points}
+    row = {"file": name, "student": handin["student"][:200], "ok": True, "tasks": tasks, "total": total,
+           "max": exercise.max_points}
+    if handin.get("exercise_sha256") != exercise.student_sha256:
+        row["note"] = OTHER_VERSION
+    return row
+
+
+OTHER_VERSION = ("made for another version of this exercise (its text changed since the student opened it): "
+                 "graded against this one")
+
+
+def for_student(row: dict, exercise: Exercise) -> dict:
+    """A row as a student's own check shows it, by what the exercise lets it tell (`check_my_work`): "figures"
+    everything but the right choices of predictions (those a student could find by trying each); "right_or_wrong"
+    the points without the engine's figures; "nothing" only whether each task was answered. Never an
+    explanation: those come with the teacher's grade."""
+    if not row.get("ok"):
+        return row
+    level = exercise.check_my_work
+    tasks = {}
+    for task in exercise.tasks:
+        result = {k: v for k, v in row["tasks"][task.id].items() if k != "explanation"}
+        answered = result["status"] != "unanswered"
+        if level == "nothing" and answered:
+            result = {"points": 0, "max": result["max"], "status": "ungraded", "detail": "answered"}
+        elif task.kind == "predict" and answered:
+            detail = result["detail"].removesuffix(": your teacher grades it")  # a student form's says it already
+            result = dict(result, points=0, status="ungraded", detail=f"{detail}: your teacher grades it")
+        elif level == "right_or_wrong" and task.kind == "measure":
+            result["detail"] = result["detail"].split(" (the engine finds")[0]
+        elif level == "right_or_wrong":
+            result = {k: v for k, v in result.items() if k not in ("board", "criteria")}
+            result["detail"] = {"right": "every criterion met", "partly": "some criteria met"}.get(
+                result["status"], "no criterion met" if result["status"] == "wrong" else result["detail"])
+        tasks[task.id] = result
+    total = round(sum(t["points"] for t in tasks.values()), 6)
+    return dict(row, tasks=tasks, total=None if level == "nothing" else total, checked=level)
 
 
 def failed_row(exercise: Exercise, name: str, error: str) -> dict:
@@ -107,6 +144,8 @@ def _grade_answer(task: ExerciseTask, given, right) -> dict:
     result = {"points": 0, "max": task.points}
     if given is None or given == "":
         return dict(result, status="unanswered", detail="not answered")
+    if task.kind == "predict" and task.answer is None:  # a student form: the right choice is not known here
+        return dict(result, status="ungraded", detail=f"chose {str(given)[:40]}: your teacher grades it")
     if task.kind == "predict":
         right_choice = given == task.answer
         return dict(result, points=task.points if right_choice else 0, status="right" if right_choice else "wrong",
@@ -256,10 +295,10 @@ def problem(row: dict) -> str:
     if not row["ok"]:
         return row["error"]
     for task_id, result in row["tasks"].items():
-        if result["points"] < result["max"] and result["status"] != "unanswered":
+        if result["points"] < result["max"] and result["status"] not in ("unanswered", "ungraded"):
             board = f" (board {result['board']})" if result.get("board") else ""
             return f"{task_id}: {result['detail']}{board}"
-    return ""
+    return row.get("note", "")
 
 
 def write_csv(exercise: Exercise, rows: list, out) -> None:

@@ -29,7 +29,7 @@ from slidelab.course.format import (
     read_handin,
     shipped_text,
 )
-from slidelab.course.grade import failed_row, grade_handin, problem, truths, write_csv
+from slidelab.course.grade import failed_row, for_student, grade_handin, problem, truths, write_csv
 from slidelab.heuristics import user
 from slidelab.run.supervised import answered_error, checked_values, state_codec
 from slidelab.space.explore import MAX_POSITIONS
@@ -54,9 +54,11 @@ def _exercise(request) -> tuple[Exercise, str]:
 
 
 def open_exercise(request) -> dict:
-    """An exercise to show: described() with its TOML ("toml") and its "sha256" (a student's work is kept under it)."""
+    """An exercise to show: described() with the text opened ("toml", held in memory to grade with), its student
+    form ("student_text": what the page stores and links, no answer in it) and that form's "sha256" (a student's
+    work is kept under it, and a hand-in names it)."""
     exercise, text = _exercise(request)
-    return dict(described(exercise), toml=text, sha256=exercise.sha256)
+    return dict(described(exercise), toml=text, student_text=exercise.student_text, sha256=exercise.student_sha256)
 
 
 def hand_in(request) -> dict:
@@ -219,6 +221,8 @@ def grade_steps(request, ask=None):
         return PageEvaluator(ask, puzzle, request_of, code, function, seconds, known.get((code, function)))
 
     row = grade_handin(exercise, text, name, _truths[exercise.sha256], evaluator)
+    if request.get("student"):  # a student's own check: what the exercise lets it tell
+        row = for_student(row, exercise)
     return dict(row, problem=problem(row), file_sha256=hashlib.sha256(text.encode()).hexdigest())
 
 
