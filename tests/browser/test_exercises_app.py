@@ -134,9 +134,12 @@ def test_a_student_works_offline_and_hands_in_and_the_teacher_grades_as_the_comm
     expect(page.locator("#exercise-length")).to_have_value("2", timeout=30_000)
     assert page.is_checked("#exercise input[value=manhattan]")
     assert page.input_value("#exercise .exercise-student") == "Ann Lee"
-    page.click("#exercise .exercise-check")
-    expect(page.locator("#exercise .exercise-status")).to_have_text("Your work as graded now: 6 of 6 points.",
-                                                                 timeout=120_000)
+    stored = page.evaluate("() => JSON.stringify({...localStorage})")  # the exercise and the work: no answer
+    assert "week-1" in stored and "Ann Lee" in stored and "answer" not in stored.replace("answers", "")
+    page.click("#exercise .exercise-check")  # the choice is the teacher's to grade: 5 of the 6 points here
+    expect(page.locator("#exercise .exercise-status")).to_have_text(
+        "Checked here: 5 of 6 points, not counting the choices your teacher grades.", timeout=120_000)
+    expect(page.locator("#exercise .exercise-result")).to_contain_text("pick: chose manhattan: your teacher grades it")
     with page.expect_download() as download:
         page.click("#exercise .exercise-hand-in")
     handed_in = (tmp_path / "ann.json")
@@ -147,7 +150,14 @@ def test_a_student_works_offline_and_hands_in_and_the_teacher_grades_as_the_comm
     page.click("#exercise .exercise-clear")
     assert page.input_value("#exercise-length") == "2"
 
-    # the teacher's view (still offline): that file and two others
+    # the teacher's view (still offline): the student form open has no answers, so the teacher opens the file
+    page.click("#exercise .grade-view summary")
+    expect(page.locator("#exercise .grade-no-key")).to_be_visible()
+    (tmp_path / "week-1.toml").write_text(WEEK)
+    page.set_input_files("#exercise .exercise-file", str(tmp_path / "week-1.toml"))
+    expect(page.locator("#exercise .grade-no-key")).to_be_hidden()
+    assert page.input_value("#exercise-length") == "2"  # the same exercise: the work is kept
+    page.click("#exercise .grade-view summary")  # closed again: grade_in_page opens it
     files = [("ann.json", handed_in.read_text()), ("bob.json", handin("Bob", LOOPS, {"length": 2})),
              ("cy.json", handin("Cy", source("twice_manhattan"), {"length": 2, "pick": "manhattan"}))]
     rows = grade_in_page(page, files, tmp_path)
@@ -228,8 +238,8 @@ def test_on_a_board_too_large_to_evaluate_whole_the_grading_asks_for_values_as_i
     page.fill("#exercise textarea[data-task=yours]", source("manhattan"))
     page.fill("#exercise .exercise-student", "Dee")
     page.click("#exercise .exercise-check")
-    expect(page.locator("#exercise .exercise-status")).to_have_text("Your work as graded now: 1 of 1 points.",
-                                                                 timeout=120_000)
+    expect(page.locator("#exercise .exercise-status")).to_have_text(
+        "Checked here: 1 of 1 points, not counting the choices your teacher grades.", timeout=120_000)
     # files dropped on the teacher's view are taken, and the page stays where it is
     page.click("#exercise .grade-view summary")
     dropped = page.evaluate_handle("""() => {

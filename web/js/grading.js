@@ -22,6 +22,7 @@ export class GradeTable {
     Object.assign(this, { element, makeGrader, solver, exercise, onBoard });
     element.insertAdjacentHTML('beforeend', `
       <p class="muted grade-intro">${t('grade.intro')}</p>
+      <p class="note grade-no-key" hidden>${t('grade.no-key')}</p>
       <div class="grade-drop" tabindex="-1">
         <label class="field file-field">${t('grade.files')}
           <input type="file" class="grade-files" multiple accept=".json,application/json"></label>
@@ -36,7 +37,7 @@ export class GradeTable {
       <div class="table-scroll"><table class="grade-table" hidden><thead></thead><tbody></tbody></table></div>`);
     const $ = name => element.querySelector(`.grade-${name}`);
     this.ui = { drop: $('drop'), input: $('files'), chosen: $('chosen'), run: $('run'), cancel: $('cancel'),
-      csv: $('csv'), progress: $('progress'), table: $('table') };
+      csv: $('csv'), progress: $('progress'), table: $('table'), noKey: $('no-key') };
     this.ui.input.addEventListener('change', () => this.#take([...this.ui.input.files]));
     // files dropped anywhere on the view are taken (never opened by the browser in place of the page)
     element.addEventListener('dragover', event => {
@@ -60,7 +61,9 @@ export class GradeTable {
     });
   }
 
-  setExercise() {
+  /** A new exercise open: its rows cleared; a student form (no answers) said to be one. */
+  setExercise(exercise) {
+    this.ui.noKey.hidden = exercise?.key !== false;
     this.rows = [];
     this.#render();
     this.#enable();
