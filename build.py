@@ -56,7 +56,7 @@ TEST_EXTRAS = "test,build,scale"  # the optional-dependencies groups of pyprojec
 BUILD_VENV = CACHE / "build-venv"  # numpy only, for `build` and `serve`
 BUILD_NUMPY = "numpy>=1.26"
 # the command line's alone, not in the browser's wheel: numpy code, the Linux sandbox's namespaces
-BUILD_ONLY = {"slidelab/space/pdb_builder_numpy.py", "slidelab/run/namespaces.py"}
+BUILD_ONLY = {"slidelab/space/pdb_builder_numpy.py", "slidelab/run/namespaces.py", "slidelab/run/seccomp.py"}
 # pattern databases served to the browser (3x4 tables also serve 4x3); 4x4-771: the 7-7-1 tables the page offers as a
 # download (they come with the package: copied, not built); 4x4-78: the 7-8 ones, served only when asked (--with-78)
 PDB_SHAPES = ["4x4", "3x4", "4x4-771"]

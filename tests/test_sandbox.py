@@ -39,17 +39,22 @@ class User:
     def __init__(self, ordinary: bool, folder: Path, mechanism: str):
         self.ordinary, self.folder, self.mechanism = ordinary, folder, mechanism
 
-    def slidelab(self, *argv, timeout=60):
-        env = dict(os.environ, PYTHONPATH=str(ROOT / "pysrc"), SLIDELAB_SANDBOX=self.mechanism)
-        command = [sys.executable, "-m", "slidelab", *map(str, argv)]
+    def command(self, *argv) -> list[str]:
         if self.ordinary:
-            env = {"PATH": "/usr/bin:/bin", "HOME": str(self.folder), "PYTHONPATH": str(ROOT / "pysrc"),
-                   "LANG": "C.UTF-8", "SLIDELAB_SANDBOX": self.mechanism}
-            command = ["setpriv", f"--reuid={ORDINARY_UID}", f"--regid={ORDINARY_UID}", "--clear-groups", "--",
-                       SYSTEM_PYTHON, *command[1:]]
+            return ["setpriv", f"--reuid={ORDINARY_UID}", f"--regid={ORDINARY_UID}", "--clear-groups", "--",
+                    SYSTEM_PYTHON, "-m", "slidelab", *map(str, argv)]
+        return [sys.executable, "-m", "slidelab", *map(str, argv)]
+
+    def environment(self) -> dict:
+        if self.ordinary:
+            return {"PATH": "/usr/bin:/bin", "HOME": str(self.folder), "PYTHONPATH": str(ROOT / "pysrc"),
+                    "LANG": "C.UTF-8", "SLIDELAB_SANDBOX": self.mechanism}
+        return dict(os.environ, PYTHONPATH=str(ROOT / "pysrc"), SLIDELAB_SANDBOX=self.mechanism)
+
+    def slidelab(self, *argv, timeout=60):
         started = time.monotonic()
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env,
-                              cwd=self.folder if self.ordinary else ROOT)
+        done = subprocess.run(self.command(*argv), capture_output=True, text=True, timeout=timeout,
+                              env=self.environment(), cwd=self.folder if self.ordinary else ROOT)
         return done.returncode, done.stdout, done.stderr, time.monotonic() - started
 
     def hostile(self, name: str, **fill) -> Path:
@@ -126,6 +131,30 @@ def test_nothing_the_code_starts_outlives_the_run(user):
     assert processes_saying("# MARKER") == []
     time.sleep(3.5)  # when the left-behind processes would have written
     assert output.read_text() == "the grades" and processes_saying("# MARKER") == []
+
+
+def test_what_the_namespaces_leave_open_is_closed_too(user):
+    nodes = {node: (os.stat(node).st_mode, os.stat(node).st_mtime) for node in ("/dev/null", "/dev/zero")}
+    status, answer, err, _ = user.check(user.hostile("escapes"))
+    assert status == 0 and answer["admissible"] is True, err  # no trace, keyring, namespace or chmod worked
+    time.sleep(1)
+    assert processes_saying("# MARKER") == []
+    assert {node: (os.stat(node).st_mode, os.stat(node).st_mtime) for node in nodes} == nodes
+
+
+def test_nothing_of_the_sandbox_outlives_a_judge_that_is_killed(user):
+    path = user.hostile("waits")
+    judge = subprocess.Popen(user.command("check-heuristic", path, GOAL_2X3), env=user.environment(),
+                             cwd=user.folder if user.ordinary else ROOT, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while not processes_saying("# MARKER") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_saying("# MARKER"), "the sandbox did not start"
+    judge.kill()
+    judge.wait()
+    time.sleep(1.5)
+    assert processes_saying("# MARKER") == []
 
 
 def test_the_code_cannot_stop_or_kill_its_judge(user):

@@ -161,13 +161,17 @@ def _missing(kind: str) -> str | None:
 
 def _fails(kind: str) -> str | None:
     """Why a sandboxed interpreter made by `kind` did not start as one (its uid 65534, its pid 1 or 2), or None."""
+    fd = filter_file(kind)
     try:
-        done = subprocess.run([*command(kind), "-c", "import os; print(os.getuid(), os.getpid())"],
+        done = subprocess.run([*command(kind, fd), "-c", "import os; print(os.getuid(), os.getpid())"],
                               capture_output=True, timeout=20, stdin=subprocess.DEVNULL, env={},
-                              preexec_fn=_limits(60))
+                              preexec_fn=_limits(60), pass_fds=() if fd is None else (fd,))
     except (OSError, subprocess.SubprocessError) as e:
         return f"{kind} did not start ({visible(str(e), 100)})"
-    if done.stdout.split() not in ([str(UID).encode(), b"1"], [str(UID).encode(), b"2"]):
+    finally:
+        if fd is not None:
+            os.close(fd)
+    if done.stdout.split() != [str(UID).encode(), b"2"]:  # pid 1 is the sandbox's init (bubblewrap's, or ours)
         said = (done.stderr or done.stdout).decode("utf-8", "replace").strip().splitlines()
         return f"{kind} cannot make namespaces here ({visible(said[-1] if said else 'no answer', 100)})"
     return None
@@ -184,10 +188,11 @@ _DETAIL = {"bubblewrap": _bubblewrap_detail,
            "unshare": lambda: f"namespaces made by unshare(2) (bubblewrap is not used): {_PROMISE}"}
 
 
-def command(kind: str | None = None) -> list[str]:
+def command(kind: str | None = None, seccomp_fd: int | None = None) -> list[str]:
     """The command line of a fresh interpreter of this Python in the sandbox made by `kind` (default: this
     machine's), before its arguments (`-c CODE`): only the interpreter, the system's libraries and the slidelab
-    package are seen, read-only."""
+    package are seen, read-only. bubblewrap reads the seccomp filter from `seccomp_fd` (`filter_file()`, passed to
+    it); the other sandbox applies it itself."""
     kind = kind or status()["kind"]
     python = os.path.realpath(sys.executable)
     shown, links = _shown()
@@ -195,7 +200,7 @@ def command(kind: str | None = None) -> list[str]:
         root = os.path.dirname(_package())
         launch = (f"import sys; sys.path[:0] = [{root!r}]; from slidelab.run.namespaces import enter; "
                   f"enter({shown!r}, {links!r}, [{python!r}, '-I', '-S', '-B', *sys.argv[1:]], "
-                  f"{_kept_environment()!r})")
+                  f"{_kept_environment()!r}, {os.getpid()})")
         return [python, "-I", "-S", "-B", "-c", launch]
     binds = []
     for path in shown:
@@ -203,13 +208,28 @@ def command(kind: str | None = None) -> list[str]:
     for name, target in links.items():
         binds += ["--symlink", target, name]
     environment = [part for name, value in _kept_environment().items() for part in ("--setenv", name, value)]
+    seccomp = ["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []
     return [shutil.which("bwrap") or "bwrap",
             "--unshare-all", "--unshare-user", "--uid", str(UID), "--gid", str(UID), "--disable-userns",
             "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv", *environment,
             "--tmpfs", "/tmp",  # first: a folder shown below /tmp (a virtual environment there) is bound over it
             *binds, "--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp",
-            "--remount-ro", "/proc", "--remount-ro", "/",
+            "--remount-ro", "/proc", "--remount-ro", "/", *seccomp,
             "--", python, "-I", "-S", "-B"]
+
+
+def filter_file(kind: str) -> int | None:
+    """A new descriptor holding the seccomp filter for bubblewrap to read (it reads to the end: one a start), or
+    None for the other sandbox, or where no filter is known. The caller passes it and closes it."""
+    from slidelab.run import seccomp
+
+    code = seccomp.program()
+    if kind != "bubblewrap" or code is None:
+        return None
+    fd = os.memfd_create("slidelab-seccomp", 0)
+    os.write(fd, code)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
 def _package() -> str:
@@ -276,12 +296,17 @@ class Sandboxed:
         # those not shown read-only are not there
         paths = [os.path.dirname(_package()), *(p for p in sys.path if p and os.path.isabs(p))]
         boot = f"import sys; sys.path[:0] = {paths!r}; import {module} as m; m.{function}({theirs.fileno()})"
+        kind = status()["kind"]
+        fd = filter_file(kind)
         try:
-            self.process = subprocess.Popen([*command(), "-c", boot], stdin=subprocess.DEVNULL, stdout=self.output,
-                                            stderr=self.output, pass_fds=(theirs.fileno(),), env={},
+            self.process = subprocess.Popen([*command(kind, fd), "-c", boot], stdin=subprocess.DEVNULL,
+                                            stdout=self.output, stderr=self.output, env={},
+                                            pass_fds=(theirs.fileno(),) if fd is None else (theirs.fileno(), fd),
                                             start_new_session=True, preexec_fn=_limits(seconds))
         finally:
             theirs.close()
+            if fd is not None:
+                os.close(fd)
         self.closed = False
 
     def ended(self) -> int | None:
