@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -155,6 +156,14 @@ def test_nothing_of_the_sandbox_outlives_a_judge_that_is_killed(user):
     judge.wait()
     time.sleep(1.5)
     assert processes_saying("# MARKER") == []
+
+
+def test_a_fork_bomb_is_held_at_the_limit_of_processes(user):
+    status, out, err, _ = user.slidelab("check-heuristic", user.hostile("forks"), GOAL_2X3)
+    assert status == 0 and "admissible: yes" in out, err
+    made = int(re.search(r"forked (\d+)", out).group(1))
+    if user.ordinary:  # the kernel counts no process of root's
+        assert made < sandbox.PROCESSES
 
 
 def test_the_code_cannot_stop_or_kill_its_judge(user):

@@ -9,8 +9,8 @@ user, PID, mount, network, IPC and UTS namespaces, as uid 65534 with no capabili
   - the judge invisible: its processes are not in the sandbox's /proc, so they cannot be signalled, traced or
     opened; no descriptor of the command (its output, its pipes to other workers) is open inside: the sandbox gets
     its standard input from /dev/null, its output into a file of its own, and one socket to talk on;
-  - limits on memory, CPU seconds, file size and open files; every process in it ends with it (the PID namespace
-    dies with its first process, and that with the command: --die-with-parent).
+  - limits on memory, CPU seconds, file size, open files and processes; every process in it ends with it (the PID
+    namespace dies with its first process, and that with the command: --die-with-parent).
 Nothing the code sends is trusted beyond a frame of JSON values (`Channel`: a 4-byte length, at most MAX_FRAME
 bytes, read against a deadline), and what it prints is text kept apart, never passed to the terminal.
 
@@ -36,6 +36,7 @@ MAX_FRAME = 16 << 20  # bytes of one frame from the sandbox (the values of a lay
 MEMORY = 4 << 30  # bytes of address space the sandbox's interpreter may use
 FILE_SIZE = 8 << 20  # bytes any file it writes may hold (its output, a file in its /tmp)
 OPEN_FILES = 64
+PROCESSES = 64  # processes and threads the sandbox may hold at once
 UID = 65534  # nobody
 _HEADER = struct.Struct("!I")
 _status: dict | None = None
@@ -295,7 +296,10 @@ class Sandboxed:
         module, function = entry.split(":")
         # those not shown read-only are not there
         paths = [os.path.dirname(_package()), *(p for p in sys.path if p and os.path.isabs(p))]
-        boot = f"import sys; sys.path[:0] = {paths!r}; import {module} as m; m.{function}({theirs.fileno()})"
+        # processes: counted in the sandbox's user namespace, set there (not for a judge that is root: the kernel
+        # counts none of root's)
+        boot = (f"import resource; resource.setrlimit(resource.RLIMIT_NPROC, ({PROCESSES}, {PROCESSES})); "
+                f"import sys; sys.path[:0] = {paths!r}; import {module} as m; m.{function}({theirs.fileno()})")
         kind = status()["kind"]
         fd = filter_file(kind)
         try:
