@@ -13,7 +13,7 @@ import pytest
 from slidelab import cli
 from slidelab.course import ExerciseError, make_handin, read_exercise, read_handin, shipped, shipped_text
 from slidelab.course.format import HANDIN_VERSION, schema
-from slidelab.course.grade import grade_all, grade_handin, truths
+from slidelab.course.grade import Truths, grade_all, grade_handin, truths
 from slidelab.heuristics.examples import source
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,7 +122,7 @@ def test_the_schema_in_the_docs_is_current_and_every_exercise_meets_it():
 
     assert json.loads((ROOT / "docs" / "exercise.schema.json").read_text()) == schema()
     validator = jsonschema.Draft202012Validator(schema())
-    for text in [SMALL] + [shipped_text(name) for name in shipped()]:
+    for text in [SMALL, DRAWN] + [shipped_text(name) for name in shipped()]:
         assert not list(validator.iter_errors(tomllib.loads(text)))
         assert not list(validator.iter_errors(json.loads(read_exercise(text).student_text)))
     with_answer = json.loads(read_exercise(SMALL).student_text)
@@ -161,8 +161,8 @@ def _write(folder: Path, text: str, name: str = "ex.toml") -> Path:
 
 
 def test_a_hand_in_is_graded_afresh_task_by_task(small):
-    right = truths(small)
-    assert right == {"length": 31}
+    assert truths(small) == {"length": 31}
+    right = Truths(small)
     row = grade_handin(small, handin(small, source("manhattan"), {"length": 31, "pick": "a"}), "a.json", right)
     tasks = row["tasks"]
     assert row["ok"] and row["total"] == 1 + 5 and row["max"] == 7
@@ -177,7 +177,7 @@ def test_a_hand_in_is_graded_afresh_task_by_task(small):
 
 
 def test_an_overestimating_heuristic_loses_its_points_with_the_board(small):
-    row = grade_handin(small, handin(small, source("twice_manhattan")), "c.json", {})
+    row = grade_handin(small, handin(small, source("twice_manhattan")), "c.json", Truths(small))
     yours = row["tasks"]["yours"]
     assert yours["status"] == "partly" and yours["points"] == 2  # nodes and informed
     assert yours["board"] == "5 7 4/8 0 2/6 3 1" and "overestimates on 157,176 positions" in yours["detail"]
@@ -191,15 +191,15 @@ def test_an_overestimating_heuristic_loses_its_points_with_the_board(small):
 ])
 def test_code_that_hangs_or_ends_fails_its_task_alone(name, status, words):
     small = read_exercise(SMALL.replace("max_seconds = 8", "max_seconds = 2"))
-    row = grade_handin(small, handin(small, (MISBEHAVING / f"{name}.py").read_text(), {"length": 31}), "d", {
-        "length": 31})
+    row = grade_handin(small, handin(small, (MISBEHAVING / f"{name}.py").read_text(), {"length": 31}), "d",
+                       Truths(small))
     assert row["ok"] and row["tasks"]["length"]["points"] == 1
     assert row["tasks"]["yours"]["status"] == status and words in row["tasks"]["yours"]["detail"]
 
 
 @pytest.mark.parametrize("name", ["patches_json", "patches_checker"])
 def test_code_that_patches_the_checker_is_graded_as_it_is(small, name):
-    row = grade_handin(small, handin(small, (FORGING / f"{name}.py").read_text()), "e", {})
+    row = grade_handin(small, handin(small, (FORGING / f"{name}.py").read_text()), "e", Truths(small))
     criteria = {c["check"]: c["passed"] for c in row["tasks"]["yours"]["criteria"]}
     assert criteria["admissible"] is False and criteria["consistent"] is False
 
@@ -211,14 +211,14 @@ def test_code_that_patches_the_checker_is_graded_as_it_is(small, name):
                  "code": {}}), "another exercise"),
 ])
 def test_a_file_that_is_not_a_hand_in_of_this_exercise_is_a_row_of_its_own(small, text, words):
-    row = grade_handin(small, text, "f.json", {})
+    row = grade_handin(small, text, "f.json", Truths(small))
     assert row["ok"] is False and words in row["error"] and row["total"] == 0
     with pytest.raises(ExerciseError):
         read_handin(text, small)
 
 
 def test_answers_of_any_size_or_kind_are_graded_never_crash(small):
-    right = {"length": 31}
+    right = Truths(small)
     for given, status in [(10 ** 400, "wrong"), (31.0, "right"), (float("nan"), "wrong"), ("31", "wrong"),
                           ([31], "wrong"), (True, "wrong")]:
         row = grade_handin(small, handin(small, None, {"length": given}), "g", right)
@@ -322,14 +322,14 @@ def test_choices_are_graded_by_the_teachers_file_alone(small):
 
     student = read_exercise(small.student_text)
     text = handin(student, answers={"pick": "b", "length": 31})
-    by_teacher = grade_handin(small, text, "f", truths(small))
+    by_teacher = grade_handin(small, text, "f", Truths(small))
     assert by_teacher["tasks"]["pick"]["status"] == "right" and by_teacher["tasks"]["pick"]["points"] == 1
     assert "note" not in by_teacher
-    by_student = grade_handin(student, text, "f", truths(student))
+    by_student = grade_handin(student, text, "f", Truths(student))
     assert by_student["tasks"]["pick"] == {"points": 0, "max": 1, "status": "ungraded",
                                            "detail": "chose b: your teacher grades it"}
     changed = read_exercise(SMALL.replace('title = { en = "Pick" }', 'title = { en = "Pick one" }'))
-    assert grade_handin(changed, text, "f", truths(changed))["note"] == OTHER_VERSION
+    assert grade_handin(changed, text, "f", Truths(changed))["note"] == OTHER_VERSION
 
 
 @pytest.mark.parametrize("level", ["figures", "right_or_wrong", "nothing"])
@@ -338,7 +338,7 @@ def test_a_students_own_check_tells_what_the_exercise_lets_it(level):
 
     exercise = read_exercise(SMALL.replace('[positions]', f'check_my_work = "{level}"\n[positions]'))
     text = handin(exercise, source("twice_manhattan"), {"length": 30, "pick": "b"})
-    row = for_student(grade_handin(exercise, text, "f", truths(exercise)), exercise)
+    row = for_student(grade_handin(exercise, text, "f", Truths(exercise)), exercise)
     length, pick, yours = (row["tasks"][name] for name in ("length", "pick", "yours"))
     assert pick["status"] == "ungraded" and pick["points"] == 0
     if level == "figures":
@@ -372,3 +372,104 @@ def test_the_answer_key_and_the_student_form_on_the_command_line(tmp_path, capsy
     assert cli.main(["exercise", str(form), "--set", "fewest=manhattan", "--set", "length=25"]) == 0
     out = capsys.readouterr().out
     assert "fewest: 0/1 ungraded: chose manhattan: your teacher grades it" in out and "length: 1/1 right" in out
+
+
+DRAWN = """
+format = 1
+id = "drawn"
+title = { en = "Your own positions" }
+goal = "1 2 3/4 5 6/7 8 0"
+[positions]
+start = { distance = [18, 22] }
+pick = { boards = ["1 2 3/4 5 6/0 7 8", "4 1 3/0 2 6/7 5 8", "1 2 3/4 0 6/7 5 8"] }
+
+[[tasks]]
+id = "length"
+kind = "measure"
+title = { en = "Length of start?" }
+position = "start"
+algorithm = "idastar"
+heuristic = "manhattan"
+quantity = "length"
+
+[[tasks]]
+id = "far"
+kind = "measure"
+title = { en = "How far is pick?" }
+position = "pick"
+quantity = "distance"
+"""
+
+
+def test_each_student_draws_their_own_positions_the_same_every_time():
+    from slidelab import api
+    from slidelab.course.variants import positions_for, student_key
+
+    exercise = read_exercise(DRAWN)
+    assert exercise.positions == {} and sorted(exercise.draws) == ["pick", "start"]
+    names = ["Ann Lee", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    drawn = {name: positions_for(exercise, student_key(name)) for name in names}
+    assert positions_for(exercise, student_key("  ann   LEE ")) == drawn["Ann Lee"]  # spacing and case evened out
+    assert positions_for(read_exercise(DRAWN), student_key("Ann Lee")) == drawn["Ann Lee"]  # afresh: the same
+    assert len({d["start"] for d in drawn.values()}) == len(names)  # six students, six starts
+    assert len({d["pick"] for d in drawn.values()}) > 1
+    for d in drawn.values():
+        assert 18 <= api.solve({"puzzle": "sliding", "board": d["start"]})["length"] <= 22
+        assert d["pick"] in exercise.draws["pick"].boards
+    assert positions_for(exercise, student_key("Ann Lee", "s-123")) == positions_for(exercise, student_key("X",
+                                                                                                          "S-123"))
+
+
+def test_a_hand_in_is_graded_on_its_students_positions():
+    from slidelab import api
+    from slidelab.course.grade import Truths
+    from slidelab.course.variants import positions_for, student_key
+
+    exercise = read_exercise(DRAWN)
+    right = Truths(exercise)
+    lengths = {}
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        board = positions_for(exercise, student_key(name))["start"]
+        lengths[name] = api.solve({"puzzle": "sliding", "board": board})["length"]
+        row = grade_handin(exercise, handin(exercise, answers={"length": lengths[name]}, student=name), "f", right)
+        assert row["tasks"]["length"]["status"] == "right" and row["positions"]["start"] == board
+    other = next(name for name in lengths if lengths[name] != lengths["Ann"])  # another start, another length
+    copied = grade_handin(exercise, handin(exercise, answers={"length": lengths[other]}, student="Ann"), "f", right)
+    assert copied["tasks"]["length"]["status"] == "wrong"
+    assert len([key for key in right.found if key[0] == "length"]) == 4  # found once per board
+
+
+@pytest.mark.parametrize(("positions", "field", "reason"), [
+    ('start = { distance = [22, 18] }', "positions.start.distance", "0 <= LOW <= HIGH"),
+    ('start = { distance = 3, boards = ["1 2 3/4 5 6/7 0 8"] }', "positions.start.distance", "either distance"),
+    ('start = { boards = [] }', "positions.start.boards", "as a list of text"),
+    ('start = { distance = 3, near = 1 }', "positions.start.near", "is not a field"),
+])
+def test_a_malformed_draw_is_refused_with_its_field(positions, field, reason):
+    text = DRAWN.replace('start = { distance = [18, 22] }', positions)
+    with pytest.raises(ExerciseError, match=re.escape(field) + ".*" + re.escape(reason)):
+        read_exercise(text)
+    with pytest.raises(ExerciseError, match="goal: is needed to draw positions"):
+        read_exercise(DRAWN.replace('goal = "1 2 3/4 5 6/7 8 0"\n', ""))
+
+
+def test_a_draw_no_position_meets_is_refused_when_it_is_drawn():
+    from slidelab.course.variants import positions_for, student_key
+
+    exercise = read_exercise(DRAWN.replace("[18, 22]", "40"))  # no 8-puzzle position is 40 moves away
+    with pytest.raises(ExerciseError, match="no position 40 moves from the goal was found"):
+        positions_for(exercise, student_key("Ann"))
+
+
+def test_the_command_line_shows_and_keys_a_students_positions(tmp_path, capsys):
+    from slidelab.course.variants import positions_for, student_key
+
+    exercise = _write(tmp_path, DRAWN)
+    board = positions_for(read_exercise(DRAWN), student_key("Ann"))["start"]
+    assert cli.main(["exercise", str(exercise)]) == 0
+    assert "start = drawn per student (--student NAME)" in capsys.readouterr().out
+    assert cli.main(["exercise", str(exercise), "--student", "Ann"]) == 0
+    assert f"start = {board}" in capsys.readouterr().out
+    assert cli.main(["exercise", str(exercise), "--key", "--student", "Ann", "--json"]) == 0
+    key = json.loads(capsys.readouterr().out)
+    assert key["positions"]["start"] == board and 18 <= key["key"]["length"] <= 22

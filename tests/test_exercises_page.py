@@ -9,7 +9,7 @@ import pytest
 
 from slidelab import api
 from slidelab.course import page, read_exercise
-from slidelab.course.grade import grade_handin, truths
+from slidelab.course.grade import Truths, grade_handin
 from slidelab.heuristics.examples import source
 from test_exercises import MISBEHAVING, SMALL, handin
 
@@ -70,7 +70,7 @@ def test_grading_with_values_from_another_worker_gives_the_command_lines_row(cod
     ask, asked = evaluating_worker()
     row = page.answer("grade", {"exercise": SMALL, "handin": text, "name": "a.json"}, ask)
     assert asked == (["start", "states"] if code.startswith("def h(board)") else ["start"])  # the whole space at once
-    expected = grade_handin(small, text, "a.json", truths(small))
+    expected = grade_handin(small, text, "a.json", Truths(small))
     assert {k: v for k, v in row.items() if k not in ("file_sha256", "problem")} == expected
 
 

@@ -26,6 +26,7 @@ export class Exercises {
   exercise = null;  // the exercise shown: open's answer ({id, title, tasks, toml, student_text, sha256, ...})
   running = false;  // checking the work
   #pending = null;  // a request to open once the solver is ready
+  #drawing = 0;  // the timer of a draw of positions asked for as the student types
   #ready = false;
 
   constructor(element, { solver, onBoard = () => {} }) {
@@ -47,6 +48,8 @@ export class Exercises {
         <div class="toolbar exercise-actions">
           <label class="field">${t('exercise.student')} <input type="text" class="exercise-student"
             autocomplete="name" maxlength="200"></label>
+          <label class="field">${t('exercise.student-id')} <input type="text" class="exercise-student-id"
+            autocomplete="off" maxlength="100"></label>
           <button type="button" class="primary exercise-check">${t('exercise.check')}</button>
           <button type="button" class="exercise-hand-in">${t('exercise.hand-in')}</button>
           <button type="button" class="exercise-link">${t('exercise.link')}</button>
@@ -58,14 +61,20 @@ export class Exercises {
       <details class="grade-view"><summary>${t('grade.heading')}</summary><div class="grade-body"></div></details>`);
     const $ = name => element.querySelector(`.exercise-${name}`);
     this.ui = { choose: $('choose'), file: $('file'), message: $('message'), body: $('body'), title: $('title'),
-      text: $('text'), positions: $('positions'), tasks: $('tasks'), student: $('student'), check: $('check'),
+      text: $('text'), positions: $('positions'), tasks: $('tasks'), student: $('student'),
+      studentId: $('student-id'), check: $('check'),
       handIn: $('hand-in'), link: $('link'), clear: $('clear'), status: $('status'), result: $('result') };
     this.table = new GradeTable(element.querySelector('.grade-body'), { makeGrader: () => this.makeGrader(), solver,
       exercise: () => this.exercise, onBoard: board => this.#showBoard(board) });
     this.ui.choose.addEventListener('change', () => this.ui.choose.value && this.#open({ id: this.ui.choose.value }));
     this.ui.file.addEventListener('change', () => this.#openFile());
     this.ui.tasks.addEventListener('input', () => this.#save());
-    this.ui.student.addEventListener('input', () => this.#save());
+    for (const field of [this.ui.student, this.ui.studentId]) {
+      field.addEventListener('input', () => {
+        this.#save();
+        this.#drawLater();
+      });
+    }
     this.ui.check.addEventListener('click', () => this.checkMine());
     this.ui.handIn.addEventListener('click', () => this.handIn());
     this.ui.link.addEventListener('click', () => this.#writeLink());
@@ -175,18 +184,14 @@ export class Exercises {
     ui.body.hidden = false;
     ui.title.textContent = t('exercise.title', { title: inLanguage(ex.title), count: ex.max_points });
     ui.text.innerHTML = withCode(inLanguage(ex.text));
-    ui.positions.replaceChildren(...Object.entries(ex.positions).map(([name, board]) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = t('exercise.show-position', { name, board });
-      button.addEventListener('click', () => this.#showBoard(board));
-      return button;
-    }));
+    this.#showPositions();
     ui.tasks.replaceChildren(...ex.tasks.map(task => this.#taskItem(task)));
     ui.result.replaceChildren();
     ui.status.textContent = '';
     const work = read(WORK + ex.sha256) ?? {};
     ui.student.value = work.student ?? read(`${WORK}student`) ?? '';
+    ui.studentId.value = work.student_id ?? read(`${WORK}student-id`) ?? '';
+    this.#draw();
     for (const [id, value] of Object.entries(work.answers ?? {})) this.#setAnswer(id, value);
     for (const [id, code] of Object.entries(work.code ?? {})) {
       const area = ui.tasks.querySelector(`textarea[data-task="${CSS.escape(id)}"]`);
@@ -194,6 +199,48 @@ export class Exercises {
     }
     this.table.setExercise(ex);
     this.#enable();
+  }
+
+  /** The exercise's positions, each a button that puts it on the board; one drawn per student waits for a name. */
+  #showPositions() {
+    const ex = this.exercise;
+    const buttons = Object.entries(ex.positions).map(([name, board]) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = t('exercise.show-position', { name, board });
+      button.addEventListener('click', () => this.#showBoard(board));
+      return button;
+    });
+    const waiting = (ex.drawn ?? []).filter(name => !(name in ex.positions)).map(name => {
+      const note = document.createElement('span');
+      note.className = 'muted';
+      note.textContent = t('exercise.drawn-wait', { name });
+      return note;
+    });
+    this.ui.positions.replaceChildren(...buttons, ...waiting);
+  }
+
+  /** The positions drawn for the student named (an exercise may draw each student's own): asked of the engine. */
+  async #draw() {
+    const ex = this.exercise;
+    if (!ex?.drawn?.length) return;
+    const student = this.ui.student.value.trim();
+    const studentId = this.ui.studentId.value.trim();
+    const answer = student || studentId
+      ? await this.solver.exercise('open', { text: ex.toml, student, student_id: studentId }) : null;
+    if (this.exercise !== ex) return;  // another exercise was opened meanwhile
+    if (answer && !answer.ok) {
+      this.#status(errorText(answer.error), 'error');
+      return;
+    }
+    ex.positions = answer ? answer.positions : Object.fromEntries(Object.entries(ex.positions)
+      .filter(([name]) => !ex.drawn.includes(name)));
+    this.#showPositions();
+  }
+
+  #drawLater() {
+    clearTimeout(this.#drawing);
+    this.#drawing = setTimeout(() => this.#draw(), 400);
   }
 
   #taskItem(task) {
@@ -256,8 +303,10 @@ export class Exercises {
   #save() {
     if (!this.exercise) return;
     const student = this.ui.student.value;
-    write(WORK + this.exercise.sha256, { student, ...this.work() });
+    const studentId = this.ui.studentId.value;
+    write(WORK + this.exercise.sha256, { student, student_id: studentId, ...this.work() });
     write(`${WORK}student`, student);
+    write(`${WORK}student-id`, studentId);
   }
 
   /** Forget the work on this exercise (kept in this browser), after asking. */
@@ -270,7 +319,7 @@ export class Exercises {
 
   async #handInFile() {
     const answer = await this.solver.exercise('hand_in', { text: this.exercise.toml,
-      student: this.ui.student.value, ...this.work() });
+      student: this.ui.student.value, student_id: this.ui.studentId.value.trim() || null, ...this.work() });
     if (!answer.ok) {
       this.#status(errorText(answer.error), 'error');
       if (answer.error.reason === 'no_student') this.ui.student.focus();

@@ -57,21 +57,22 @@ def _exercise(args) -> int:
         return EXIT_OK
     exercise = load_exercise(args.exercise)
     language = _language(args)
+    positions = _positions(exercise, args)
     if args.key or args.student_form:
         if args.answer or args.set or args.hand_in:
             raise Refused("--key and --student-form are the teacher's: leave out --answer, --set and --hand-in")
         if args.student_form:
             print(exercise.student_text)
         else:
-            _print_key(exercise, language, args.json)
+            _print_key(exercise, positions, language, args.json)
         return EXIT_OK
     if not (args.answer or args.set):
         if args.hand_in:
             raise Refused("--hand-in saves your answers: give them with --answer or --set")
         if args.json:
-            print(json.dumps(described(exercise)))
+            print(json.dumps(dict(described(exercise), positions=positions)))
         else:
-            _print_exercise(exercise, language)
+            _print_exercise(exercise, positions, language)
         return EXIT_OK
     handin = _own_handin(args, exercise)
     if args.hand_in:
@@ -79,9 +80,9 @@ def _exercise(args) -> int:
             Path(args.hand_in).write_text(json.dumps(handin, indent=1), encoding="utf-8")
         except OSError as e:
             raise Refused(f"cannot write {args.hand_in}: {e.strerror or e}") from None
-    from slidelab.course.grade import grade_handin, truths
+    from slidelab.course.grade import Truths, grade_handin
 
-    row = grade_handin(exercise, json.dumps(handin), args.answer or "--set", truths(exercise))
+    row = grade_handin(exercise, json.dumps(handin), args.answer or "--set", Truths(exercise))
     if args.json:
         print(json.dumps(row))
     else:
@@ -96,7 +97,7 @@ def _own_handin(args, exercise: Exercise) -> dict:
     heuristic task, and --set's answers."""
     answers: dict = {}
     code: dict = {}
-    student = args.student or ""
+    student, student_id = args.student or "", args.student_id
     if args.answer:
         text = read_text(args.answer, "your answer", MAX_FILE)
         if args.answer.endswith(".json"):
@@ -104,6 +105,7 @@ def _own_handin(args, exercise: Exercise) -> dict:
 
             given = read_handin(text, exercise)
             answers, code, student = dict(given["answers"]), dict(given["code"]), args.student or given["student"]
+            student_id = args.student_id or given.get("student_id")
         else:
             code = {task.id: text for task in exercise.tasks if task.kind == "heuristic"}
     tasks = {task.id: task for task in exercise.tasks}
@@ -115,7 +117,7 @@ def _own_handin(args, exercise: Exercise) -> dict:
         if task.kind == "heuristic":
             raise Refused(f"--set {task.id}: a heuristic task takes your code (--answer FILE.py)")
         answers[task.id] = value.strip() if task.kind == "predict" else _number(value, item)
-    return make_handin(exercise, student, answers, code, f"slidelab {__version__} (command line)")
+    return make_handin(exercise, student, answers, code, f"slidelab {__version__} (command line)", student_id)
 
 
 def _number(value: str, item: str):
@@ -126,12 +128,23 @@ def _number(value: str, item: str):
     return int(number) if number.is_integer() else number
 
 
-def _print_exercise(exercise: Exercise, language: str) -> None:
+def _positions(exercise: Exercise, args) -> dict:
+    """The positions of the student --student (or --student-id) names, drawn ones included; else the fixed ones."""
+    if not exercise.draws or not (args.student or args.student_id):
+        return dict(exercise.positions)
+    from slidelab.course.variants import positions_for, student_key
+
+    return positions_for(exercise, student_key(args.student, args.student_id))
+
+
+def _print_exercise(exercise: Exercise, positions: dict, language: str) -> None:
     print(f"{say(exercise.title, language)} ({exercise.id}, {_points(exercise.max_points)})")
     if exercise.text:
         print(say(exercise.text, language))
-    if exercise.positions:
-        print("positions: " + ", ".join(f"{name} = {board}" for name, board in exercise.positions.items()))
+    shown = [f"{name} = {positions[name]}" if name in positions else f"{name} = drawn per student (--student NAME)"
+             for name in [*exercise.positions, *exercise.draws]]
+    if shown:
+        print("positions: " + ", ".join(shown))
     for number, task in enumerate(exercise.tasks, 1):
         print(f"\n{number}. [{task.id}] {say(task.title, language)} ({_points(task.max_points)})")
         if task.text:
@@ -164,13 +177,14 @@ def _criterion_text(criterion) -> str:
     return {"admissible": "never overestimates", "consistent": "consistent"}[criterion.check]
 
 
-def _print_key(exercise: Exercise, language: str, as_json: bool) -> None:
-    """The answer key: each task's right answer (a choice, the engine's figure) or criteria."""
+def _print_key(exercise: Exercise, positions: dict, language: str, as_json: bool) -> None:
+    """The answer key: each task's right answer (a choice, the engine's figure) or criteria, on `positions` (a
+    student's, or the fixed ones: a task on a drawn position then says so)."""
     if not exercise.has_key:
         raise Refused("this is a student form: it holds no answers; give the teacher's .toml file")
     from slidelab.course.grade import truths
 
-    right = truths(exercise)
+    right = truths(exercise, positions)
     key: dict = {}
     for task in exercise.tasks:
         if task.kind == "predict":
@@ -180,7 +194,8 @@ def _print_key(exercise: Exercise, language: str, as_json: bool) -> None:
         else:
             key[task.id] = [_criterion_text(c) for c in task.criteria]
     if as_json:
-        print(json.dumps({"ok": True, "id": exercise.id, "student_sha256": exercise.student_sha256, "key": key}))
+        print(json.dumps({"ok": True, "id": exercise.id, "student_sha256": exercise.student_sha256,
+                          "positions": positions, "key": key}))
         return
     print(f"answer key: {say(exercise.title, language)} ({exercise.id}, {_points(exercise.max_points)})")
     for task in exercise.tasks:
@@ -198,6 +213,9 @@ def _print_key(exercise: Exercise, language: str, as_json: bool) -> None:
         print(f"{task.id} ({task.kind}, {_points(task.max_points)}): {shown}")
         if task.explanation:
             print(f"  {say(task.explanation, language)}")
+    drawn = [name for name in exercise.draws if name not in positions]
+    if drawn:
+        print(f"drawn per student: {', '.join(drawn)} (--student NAME or --student-id ID gives a student's key)")
     print(f"student form's sha256 (hand-ins name it): {exercise.student_sha256}")
 
 

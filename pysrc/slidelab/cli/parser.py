@@ -250,7 +250,9 @@ def _exercise(sub, name, help) -> None:
                           "or a hand-in .json")
     exercise.add_argument("--set", action="append", default=[], metavar="TASK=ANSWER",
                           help="the answer to a task (a number, or a choice's id), e.g. --set expanded-h0=147132")
-    exercise.add_argument("--student", help="your name, in the hand-in")
+    exercise.add_argument("--student", help="your name, in the hand-in (the positions drawn for you follow it)")
+    exercise.add_argument("--student-id", dest="student_id", help="your student id, where your course gives one (the "
+                          "positions drawn for you then follow it)")
     exercise.add_argument("--hand-in", dest="hand_in", metavar="OUT.json", help="save your answers and code as a "
                           "hand-in file")
     exercise.add_argument("--key", action="store_true", help="print the answer key: each choice question's "

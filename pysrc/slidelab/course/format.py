@@ -54,6 +54,15 @@ class Criterion:
 
 
 @dataclass(frozen=True)
+class Draw:
+    """A position drawn per student (variants.py): one of `boards`, or one whose distance from the goal lies in
+    `distance` (low, high)."""
+
+    boards: tuple[str, ...] = ()
+    distance: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True)
 class Choice:
     id: str
     text: dict
@@ -96,7 +105,7 @@ class Exercise:
     puzzle: str
     rule: str | None
     goal: str | None
-    positions: dict
+    positions: dict  # the fixed boards by name
     tasks: tuple[ExerciseTask, ...]
     sha256: str  # of the exercise's text as read
     example: str | None = None  # an example heuristic (heuristics/examples) that measure tasks name as "yours"
@@ -104,6 +113,7 @@ class Exercise:
     student_text: str = ""  # the student form (student_form): no answer of any task
     student_sha256: str = ""  # of the student form: a hand-in names the exercise it was made for by it
     has_key: bool = True  # False for a student form: the right choices of predict tasks are not known
+    draws: dict = field(default_factory=dict)  # the positions drawn per student, by name (Draw)
 
     @property
     def max_points(self) -> float:
@@ -182,18 +192,25 @@ def _exercise(data: dict, sha256: str) -> Exercise:
         at.fail("format", f"is {version}; this version of Slide Lab reads exercises of format {FORMAT}")
     student = at.choice("form", (STUDENT_FORM,)) is not None
     positions_data = at.table("positions")
-    positions = {}
+    positions, draws = {}, {}
     for name, board in positions_data.items():
         if not _ID.fullmatch(name):
             at.fail(f"positions.{name}", "a position's name is lower-case letters, digits, - and _")
-        if not isinstance(board, str) or not board.strip():
-            at.fail(f"positions.{name}", "must be a board, as text (rows separated by '/')")
-        positions[name] = board
+        if isinstance(board, dict):
+            draws[name] = _draw(board, f"positions.{name}")
+        elif not isinstance(board, str) or not board.strip():
+            at.fail(f"positions.{name}", "must be a board, as text (rows separated by '/'), or a draw ({ distance "
+                                         "= N } or { boards = [...] })")
+        else:
+            positions[name] = board
+    if draws and data.get("goal") is None and not positions and data.get("puzzle", "sliding") == "sliding":
+        at.fail("goal", "is needed to draw positions (it gives the board's size)")
     tasks_data = data.get("tasks")
     if not isinstance(tasks_data, list) or not tasks_data:
         at.fail("tasks", "an exercise has at least one task ([[tasks]])")
     example = at.choice("example", tuple(name for name, _, _ in EXAMPLES))
-    tasks = tuple(_task(t, f"tasks[{i}]", positions, example, student) for i, t in enumerate(tasks_data))
+    named = dict(positions) | dict.fromkeys(draws, "")  # every position a task may name
+    tasks = tuple(_task(t, f"tasks[{i}]", named, example, student) for i, t in enumerate(tasks_data))
     ids = [task.id for task in tasks]
     repeated = sorted({i for i in ids if ids.count(i) > 1})
     if repeated:
@@ -206,7 +223,26 @@ def _exercise(data: dict, sha256: str) -> Exercise:
                     positions=positions, tasks=tasks, sha256=sha256, example=example,
                     check_my_work=at.choice("check_my_work", CHECK_MY_WORK) or CHECK_MY_WORK[0],
                     student_text=shown, student_sha256=hashlib.sha256(shown.encode()).hexdigest(),
-                    has_key=not student)
+                    has_key=not student, draws=draws)
+
+
+def _draw(data: dict, path: str) -> Draw:
+    at = _Fields(data, path)
+    boards, distance = data.get("boards"), data.get("distance")
+    if (boards is None) == (distance is None):
+        at.fail("distance", "a drawn position gives either distance (N, or [LOW, HIGH]) or boards (a list)")
+    at.no_others(("boards", "distance"))
+    if boards is not None:
+        if not isinstance(boards, list) or not boards or not all(isinstance(b, str) and b.strip() for b in boards):
+            at.fail("boards", "the boards to draw from, as a list of text")
+        return Draw(boards=tuple(boards))
+    if isinstance(distance, int) and not isinstance(distance, bool):
+        distance = [distance, distance]
+    if not (isinstance(distance, list) and len(distance) == 2 and all(isinstance(d, int) and not isinstance(d, bool)
+                                                                       for d in distance)
+            and 0 <= distance[0] <= distance[1]):
+        at.fail("distance", "a number of moves from the goal, or [LOW, HIGH] with 0 <= LOW <= HIGH")
+    return Draw(distance=(distance[0], distance[1]))
 
 
 def _task(data, path: str, positions: dict, example: str | None = None, student: bool = False) -> ExerciseTask:
@@ -375,7 +411,8 @@ def described(exercise: Exercise) -> dict:
     its positions and its tasks (never an answer: a student's page holds this), what a student's own check tells,
     and whether the exercise read holds its answers (`key`: a teacher's file) or not (a student form)."""
     return {"ok": True, "id": exercise.id, "title": exercise.title, "text": exercise.text, "puzzle": exercise.puzzle,
-            "goal": exercise.goal, "positions": exercise.positions, "max_points": exercise.max_points,
+            "goal": exercise.goal, "positions": exercise.positions, "drawn": sorted(exercise.draws),
+            "max_points": exercise.max_points,
             "check_my_work": exercise.check_my_work, "key": exercise.has_key,
             "tasks": [_described_task(task) for task in exercise.tasks]}
 
@@ -397,11 +434,16 @@ def _described_task(task) -> dict:
 HANDIN_MARK = "slidelab-hand-in"
 
 
-def make_handin(exercise: Exercise, student: str, answers: dict, code: dict, app: str) -> dict:
-    """A hand-in: the student's answers and code for one exercise, and what made it (nothing of it is a verdict)."""
-    return {"format": HANDIN_MARK, "version": HANDIN_VERSION, "exercise": exercise.id,
-            "exercise_sha256": exercise.student_sha256, "student": student, "answers": answers, "code": code,
-            "app": app}
+def make_handin(exercise: Exercise, student: str, answers: dict, code: dict, app: str,
+                student_id: str | None = None) -> dict:
+    """A hand-in: the student's answers and code for one exercise, and what made it (nothing of it is a verdict);
+    `student_id` where the course gives one (the positions drawn for the student follow it)."""
+    handin = {"format": HANDIN_MARK, "version": HANDIN_VERSION, "exercise": exercise.id,
+              "exercise_sha256": exercise.student_sha256, "student": student, "answers": answers, "code": code,
+              "app": app}
+    if student_id:
+        handin["student_id"] = student_id
+    return handin
 
 
 def read_handin(text: str, exercise: Exercise) -> dict:
@@ -425,6 +467,8 @@ def read_handin(text: str, exercise: Exercise) -> dict:
         raise ExerciseError("the hand-in is damaged: its student, answers or code are missing", reason="handin_damaged")
     if not all(isinstance(v, str) for v in code.values()):
         raise ExerciseError("the hand-in is damaged: its code is not text", reason="handin_damaged")
+    if not isinstance(data.get("student_id", ""), str):
+        raise ExerciseError("the hand-in is damaged: its student id is not text", reason="handin_damaged")
     return data
 
 
@@ -480,7 +524,18 @@ def schema() -> dict:
             "puzzle": {"type": "string", "default": "sliding"}, "rule": {"type": "string"},
             "goal": {"type": "string"}, "example": {"enum": [name for name, _, _ in EXAMPLES]},
             "positions": {"type": "object", "propertyNames": {"pattern": f"^{_ID.pattern}$"},
-                          "additionalProperties": {"type": "string", "minLength": 1}},
+                          "additionalProperties": {"oneOf": [
+                              {"type": "string", "minLength": 1, "description": "a board, the same for everyone"},
+                              {"type": "object", "required": ["distance"], "additionalProperties": False,
+                               "description": "drawn per student: a position this many moves from the goal",
+                               "properties": {"distance": {"oneOf": [
+                                   {"type": "integer", "minimum": 0},
+                                   {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2,
+                                    "maxItems": 2}]}}},
+                              {"type": "object", "required": ["boards"], "additionalProperties": False,
+                               "description": "drawn per student: one of these boards",
+                               "properties": {"boards": {"type": "array", "minItems": 1,
+                                                         "items": {"type": "string", "minLength": 1}}}}]}},
             "tasks": {"type": "array", "minItems": 1, "items": {"oneOf": [measure, predict, heuristic]}},
         },
         "allOf": [  # a teacher's file names each prediction's answer; a student form holds no answer at all

@@ -29,21 +29,39 @@ GRADER_SECONDS = 600  # how long the grading's own checks and searches of one ta
 # the task's max_seconds, counted in its own process)
 
 
-def truths(exercise: Exercise) -> dict:
+def truths(exercise: Exercise, positions: dict | None = None) -> dict:
     """The right answer of every measure task, {task id: number}, or {task id: {"error"}} where the engine could not
-    find it (the task's row says so)."""
-    found: dict = {}
-    for task in exercise.tasks:
-        if task.kind == "measure":
-            try:
-                found[task.id] = _measure(exercise, task)
-            except SlideLabError as e:
-                found[task.id] = {"error": str(e)}
-    return found
+    find it (the task's row says so), on `positions` (a student's, variants.positions_for; default the fixed
+    ones)."""
+    return Truths(exercise).of(exercise.positions if positions is None else positions)
 
 
-def _measure(exercise: Exercise, task: ExerciseTask):
-    board = exercise.positions.get(task.position) if task.position else None
+class Truths:
+    """The right answers of an exercise's measure tasks, each found once per board it is asked on (the students
+    who draw the same position, and the tasks on no position, share theirs)."""
+
+    def __init__(self, exercise: Exercise):
+        self.exercise = exercise
+        self.found: dict = {}  # (task id, board) -> the answer
+
+    def of(self, positions: dict) -> dict:
+        right = {}
+        for task in self.exercise.tasks:
+            if task.kind != "measure":
+                continue
+            board = positions.get(task.position) if task.position else None
+            if (task.id, board) not in self.found:
+                try:
+                    self.found[task.id, board] = _measure(self.exercise, task, board)
+                except SlideLabError as e:
+                    self.found[task.id, board] = {"error": str(e)}
+            right[task.id] = self.found[task.id, board]
+        return right
+
+
+def _measure(exercise: Exercise, task: ExerciseTask, board: str | None):
+    if task.position and board is None:
+        raise ExerciseError(f"task {task.id}: its position '{task.position}' is drawn per student")
     if task.quantity in ("length", "expanded", "generated", "stored"):
         request = dict(exercise.request(board), algorithm=task.algorithm, max_seconds=TRUTH_SECONDS)
         if task.heuristic is not None:
@@ -78,26 +96,35 @@ def _measure(exercise: Exercise, task: ExerciseTask):
     return math.factorial(puzzle.size) - explored["states"]
 
 
-def grade_handin(exercise: Exercise, text: str, name: str, right: dict, evaluator=None) -> dict:
-    """One hand-in's row: {"file", "student", "ok", "tasks": {id: {"points", "max", "status", "detail",
-    "board"?}}, "total", "max"}, or {"file", "ok": false, "error"} for a file that is not a hand-in of this
-    exercise. `evaluator(puzzle, code, function, filename, seconds)` makes what computes a heuristic's values: a
-    process of its own by default (supervised.Evaluator), the page's evaluating worker in the page."""
+def grade_handin(exercise: Exercise, text: str, name: str, right: Truths, evaluator=None) -> dict:
+    """One hand-in's row: {"file", "student", "student_id"?, "ok", "tasks": {id: {"points", "max", "status",
+    "detail", "board"?}}, "total", "max", "positions"?}, or {"file", "ok": false, "error"} for a file that is not a
+    hand-in of this exercise. Its positions are the student's (the drawn ones, listed in the row). `evaluator(puzzle,
+    code, function, filename, seconds)` makes what computes a heuristic's values: a process of its own by default
+    (supervised.Evaluator), the page's evaluating worker in the page."""
+    from slidelab.course.variants import positions_for, student_key
+
     try:
         handin = read_handin(text, exercise)
+        positions = positions_for(exercise, student_key(handin["student"], handin.get("student_id")))
     except ExerciseError as e:
         return failed_row(exercise, name, str(e))
+    answers = right.of(positions)
     tasks = {}
     for task in exercise.tasks:
         if task.kind == "heuristic":
-            tasks[task.id] = grade_heuristic(exercise, task, handin["code"].get(task.id), evaluator)
+            tasks[task.id] = grade_heuristic(exercise, task, handin["code"].get(task.id), evaluator, positions)
         else:
-            tasks[task.id] = _grade_answer(task, handin["answers"].get(task.id), right.get(task.id))
+            tasks[task.id] = _grade_answer(task, handin["answers"].get(task.id), answers.get(task.id))
         if task.explanation:
             tasks[task.id]["explanation"] = task.explanation
     total = round(sum(t["points"] for t in tasks.values()), 6)
     row = {"file": name, "student": handin["student"][:200], "ok": True, "tasks": tasks, "total": total,
            "max": exercise.max_points}
+    if handin.get("student_id"):
+        row["student_id"] = handin["student_id"][:100]
+    if exercise.draws:
+        row["positions"] = {name: positions[name] for name in exercise.draws}
     if handin.get("exercise_sha256") != exercise.student_sha256:
         row["note"] = OTHER_VERSION
     return row
@@ -163,9 +190,10 @@ def _grade_answer(task: ExerciseTask, given, right) -> dict:
                 detail=f"answered {shown}" + ("" if close else f" (the engine finds {right:,})"))
 
 
-def grade_heuristic(exercise: Exercise, task: ExerciseTask, code, evaluator=None) -> dict:
+def grade_heuristic(exercise: Exercise, task: ExerciseTask, code, evaluator=None, positions=None) -> dict:
     """A heuristic task: each criterion's points, from h's values alone, which `evaluator` (see grade_handin)
-    computed apart from here."""
+    computed apart from here, its searches on `positions` (the student's; default the fixed ones)."""
+    positions = exercise.positions if positions is None else positions
     result: dict = {"points": 0, "max": task.max_points, "criteria": []}
     if not isinstance(code, str) or not code.strip():
         return dict(result, status="unanswered", detail="no code handed in")
@@ -180,7 +208,7 @@ def grade_heuristic(exercise: Exercise, task: ExerciseTask, code, evaluator=None
 
             check = run(check_steps(puzzle, heuristic, Limits(None, GRADER_SECONDS)))
         for criterion in task.criteria:
-            passed, detail, at = _criterion(exercise, puzzle, heuristic, criterion, check)
+            passed, detail, at = _criterion(positions, puzzle, heuristic, criterion, check)
             entry = {"check": criterion.check, "points": criterion.points if passed else 0, "max": criterion.points,
                      "passed": passed, "detail": detail}
             if at is not None:
@@ -206,7 +234,7 @@ def grade_heuristic(exercise: Exercise, task: ExerciseTask, code, evaluator=None
     return result
 
 
-def _criterion(exercise, puzzle, heuristic, criterion, check):
+def _criterion(positions, puzzle, heuristic, criterion, check):
     """(passed, what was found, the board that shows it or None)."""
     proved = "" if check is None or check["complete"] else " (on a sample: not proved)"
     if criterion.check == "admissible":
@@ -232,7 +260,7 @@ def _criterion(exercise, puzzle, heuristic, criterion, check):
     total = 0
     algorithm = ALGORITHMS[criterion.algorithm]
     for name in criterion.positions:
-        start = with_start(puzzle, puzzle.parse(exercise.positions[name]))
+        start = with_start(puzzle, puzzle.parse(positions[name]))
         left = max(criterion.at_most - total, 0) + 1
         try:
             result = run(algorithm.start(start, heuristic, Limits(left, GRADER_SECONDS),
@@ -251,7 +279,7 @@ def _criterion(exercise, puzzle, heuristic, criterion, check):
 def grade_all(exercise: Exercise, files: list, workers: int = 1) -> Iterator[dict]:
     """The rows of many hand-ins [(name, text)], as each is graded: on `workers` forked processes when more than one
     (each grading one hand-in at a time), in the order they finish."""
-    right = truths(exercise)
+    right = Truths(exercise)
     if workers <= 1 or len(files) <= 1 or not supervised.available():
         for name, text in files:
             yield grade_handin(exercise, text, name, right)

@@ -29,7 +29,8 @@ from slidelab.course.format import (
     read_handin,
     shipped_text,
 )
-from slidelab.course.grade import failed_row, for_student, grade_handin, problem, truths, write_csv
+from slidelab.course.grade import Truths, failed_row, for_student, grade_handin, problem, write_csv
+from slidelab.course.variants import positions_for, student_key
 from slidelab.heuristics import user
 from slidelab.run.supervised import answered_error, checked_values, state_codec
 from slidelab.space.explore import MAX_POSITIONS
@@ -56,19 +57,29 @@ def _exercise(request) -> tuple[Exercise, str]:
 def open_exercise(request) -> dict:
     """An exercise to show: described() with the text opened ("toml", held in memory to grade with), its student
     form ("student_text": what the page stores and links, no answer in it) and that form's "sha256" (a student's
-    work is kept under it, and a hand-in names it)."""
+    work is kept under it, and a hand-in names it). With "student" (and "student_id"), its positions are that
+    student's, the drawn ones included; without, the fixed ones alone."""
     exercise, text = _exercise(request)
-    return dict(described(exercise), toml=text, student_text=exercise.student_text, sha256=exercise.student_sha256)
+    answer = dict(described(exercise), toml=text, student_text=exercise.student_text, sha256=exercise.student_sha256)
+    student, student_id = request.get("student"), request.get("student_id")
+    if exercise.draws and (isinstance(student, str) and student.strip() or isinstance(student_id, str)
+                           and student_id.strip()):
+        answer["positions"] = positions_for(exercise, student_key(student if isinstance(student, str) else "",
+                                                                  student_id if isinstance(student_id, str)
+                                                                  else None))
+    return answer
 
 
 def hand_in(request) -> dict:
     """{"ok", "file": the hand-in as JSON text, "name": a file name} from {"text" or "id", "student", "answers",
     "code", "app"?}: the same file as `slidelab exercise --hand-in` writes."""
     exercise, _ = _exercise(request)
-    student = request.get("student")
+    student, student_id = request.get("student"), request.get("student_id") or None
     answers, code = request.get("answers") or {}, request.get("code") or {}
     if not isinstance(student, str) or not student.strip():
         raise BadRequest("give your name (the teacher sees it in the grades)", reason="no_student")
+    if student_id is not None and not isinstance(student_id, str):
+        raise BadRequest("a student id is text")
     if not isinstance(answers, dict) or not isinstance(code, dict) or not all(isinstance(v, str)
                                                                               for v in code.values()):
         raise BadRequest("answers and code are objects by task id, code as text")
@@ -76,7 +87,8 @@ def hand_in(request) -> dict:
     answers = {k: v for k, v in answers.items() if k in known}
     code = {k: v for k, v in code.items() if k in known}
     app = str(request.get("app") or f"slidelab {__version__} (page)")[:200]
-    handin = make_handin(exercise, student.strip()[:200], answers, code, app)
+    handin = make_handin(exercise, student.strip()[:200], answers, code, app,
+                         student_id.strip()[:100] if student_id else None)
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in student.strip())[:40].strip("-") or "student"
     return {"ok": True, "file": json.dumps(handin, ensure_ascii=False, indent=1),
             "name": f"{exercise.id}-{safe}.slidelab.json"}
@@ -202,7 +214,7 @@ def grade_steps(request, ask=None):
     if not isinstance(text, str) or len(text) > MAX_HANDIN_CHARS:
         return failed_row(exercise, name, "the file is not a hand-in (too large, or not text)")
     if exercise.sha256 not in _truths:
-        _truths[exercise.sha256] = truths(exercise)
+        _truths[exercise.sha256] = Truths(exercise)
     request_of = exercise.request(exercise.space_board)
     puzzle = api.make_puzzle(request_of)
     known: dict = {}  # (code, function) -> (start answer, states, values answer)
