@@ -26,7 +26,6 @@ import sys
 import tarfile
 import threading
 import tomllib
-import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -55,8 +54,9 @@ PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 TEST_EXTRAS = "test,build,scale"  # the optional-dependencies groups of pyproject.toml installed into .venv
 BUILD_VENV = CACHE / "build-venv"  # numpy only, for `build` and `serve`
 BUILD_NUMPY = "numpy>=1.26"
-# the command line's alone, not in the browser's wheel: numpy code, the Linux sandbox's namespaces
-BUILD_ONLY = {"slidelab/space/pdb_builder_numpy.py", "slidelab/run/namespaces.py", "slidelab/run/seccomp.py"}
+# the command line's alone, not in the browser's wheel: numpy code, the Linux sandbox, wheels and course bundles
+BUILD_ONLY = {"slidelab/space/pdb_builder_numpy.py", "slidelab/run/namespaces.py", "slidelab/run/seccomp.py",
+              "slidelab/core/wheel.py", "slidelab/course/exports.py"}
 # pattern databases served to the browser (3x4 tables also serve 4x3); 4x4-771: the 7-7-1 tables the page offers as a
 # download (they come with the package: copied, not built); 4x4-78: the 7-8 ones, served only when asked (--with-78)
 PDB_SHAPES = ["4x4", "3x4", "4x4-771"]
@@ -148,42 +148,27 @@ def check_download(path: Path, integrity: str, what: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The slidelab wheel, made directly with zipfile (pure Python, no build backend needed)
-
-
-def _record_hash(data: bytes) -> str:
-    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+# The slidelab wheel for the browser
 
 
 def build_wheel(out_dir: Path) -> Path:
     """Pack pysrc/slidelab (its modules less BUILD_ONLY, and its data/: tables, exercises) into a py3-none-any wheel
-    for the browser; deterministic for the same sources."""
+    for the browser (slidelab/core/wheel.py); deterministic for the same sources."""
+    sys.path.insert(0, str(PYSRC))
+    from slidelab.core.wheel import package_files, wheel
+
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    name, version = meta["name"], meta["version"]
-    dist_info = f"{name}-{version}.dist-info"
-    files = {}
-    for path in sorted([*(PYSRC / name).rglob("*.py"), *(PYSRC / name / "data").glob("*.txt"),
-                        *(PYSRC / name / "data").rglob("*.toml")]):
-        if path.relative_to(PYSRC).as_posix() not in BUILD_ONLY:
-            files[path.relative_to(PYSRC).as_posix()] = path.read_bytes()
-    files[f"{dist_info}/METADATA"] = (
-        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: {meta['description']}\n"
-        f"Requires-Python: {meta['requires-python']}\n").encode()
-    files[f"{dist_info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: slidelab-build.py\nRoot-Is-Purelib: true\n" \
-                                  b"Tag: py3-none-any\n"
-    scripts = "".join(f"{k} = {v}\n" for k, v in meta.get("scripts", {}).items())
-    files[f"{dist_info}/entry_points.txt"] = f"[console_scripts]\n{scripts}".encode()
-    record = "".join(f"{p},{_record_hash(d)},{len(d)}\n" for p, d in files.items()) + f"{dist_info}/RECORD,,\n"
-    files[f"{dist_info}/RECORD"] = record.encode()
+
+    def browser(path: str) -> bool:
+        return path not in BUILD_ONLY and (path.endswith(".py") or path.startswith(f"{meta['name']}/data/") and
+                                           (path.endswith(".toml") or path.count("/") == 2 and
+                                            path.endswith(".txt")))
+
+    name, data = wheel(package_files(PYSRC / meta["name"], browser), meta["version"], meta["name"],
+                       meta["description"], meta["requires-python"], meta.get("scripts", {}))
     out_dir.mkdir(parents=True, exist_ok=True)
-    wheel = out_dir / f"{name}-{version}-py3-none-any.whl"
-    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
-        for path, data in files.items():
-            info = zipfile.ZipInfo(path, date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, data)
-    return wheel
+    (out_dir / name).write_bytes(data)
+    return out_dir / name
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -284,8 +284,8 @@ def test_the_command_line_exercise_and_grade(tmp_path, capsys):
     assert "junk.json" in lines[1] and "damaged" in lines[1]
     assert cli.main(["grade", str(exercise), *files, "--csv"]) == 0
     csv_lines = capsys.readouterr().out.splitlines()
-    assert csv_lines[0] == "student,file,length,pick,yours,total,max,problem"
-    assert csv_lines[2].startswith(f"Ann,{mine},1,1,5,7,7,")
+    assert csv_lines[0] == "student,student_id,file,length,pick,yours,total,max,problem"
+    assert csv_lines[2].startswith(f"Ann,,{mine},1,1,5,7,7,")
     assert cli.main(["grade", str(exercise), str(mine), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["rows"][0]["total"] == 7 and answer["exercise"] == "small"

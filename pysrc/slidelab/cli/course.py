@@ -58,10 +58,13 @@ def _exercise(args) -> int:
     exercise = load_exercise(args.exercise)
     language = _language(args)
     positions = _positions(exercise, args)
-    if args.key or args.student_form:
+    if args.key or args.student_form or args.gradescope_bundle:
         if args.answer or args.set or args.hand_in:
-            raise Refused("--key and --student-form are the teacher's: leave out --answer, --set and --hand-in")
-        if args.student_form:
+            raise Refused("--key, --student-form and --gradescope-bundle are the teacher's: leave out --answer, "
+                          "--set and --hand-in")
+        if args.gradescope_bundle:
+            _bundle(args, exercise)
+        elif args.student_form:
             print(exercise.student_text)
         else:
             _print_key(exercise, positions, language, args.json)
@@ -126,6 +129,22 @@ def _number(value: str, item: str):
     except ValueError:
         raise Refused(f"--set {item[:60]}: the answer to a measure task is a number") from None
     return int(number) if number.is_integer() else number
+
+
+def _bundle(args, exercise: Exercise) -> None:
+    """Write a Gradescope autograder bundle for the exercise (the teacher's file: it holds the answers)."""
+    from slidelab.course.exports import gradescope_bundle
+
+    if not exercise.has_key:
+        raise Refused("this is a student form: it holds no answers; give the teacher's .toml file")
+    text = read_text(args.exercise, "the exercise", MAX_FILE) if Path(args.exercise).exists() else \
+        shipped_text(args.exercise)
+    try:
+        names = gradescope_bundle(text, exercise, Path(args.gradescope_bundle))
+    except OSError as e:
+        raise Refused(f"cannot write {args.gradescope_bundle}: {e.strerror or e}") from None
+    print(f"wrote {args.gradescope_bundle}: {', '.join(names)}; upload it as the assignment's autograder "
+          "(Configure Autograder, zip file upload)")
 
 
 def _positions(exercise: Exercise, args) -> dict:
@@ -264,12 +283,20 @@ def _grade(args) -> int:
     if live:
         print(file=sys.stderr)
     rows.sort(key=lambda r: ((r.get("student") or "").lower(), r["file"]))
-    if args.json:
+    form = "json" if args.json else "csv" if args.csv else args.format
+    if form == "json":
         print(json.dumps({"ok": True, "exercise": exercise.id, "max": exercise.max_points, "rows": rows}))
-    elif args.csv:
+    elif form == "csv":
         write_csv(exercise, rows, sys.stdout)
-    else:
+    elif form == "table":
         _print_table(exercise, rows)
+    else:
+        from slidelab.course import exports
+
+        if form == "canvas":
+            exports.write_canvas(exercise, rows, sys.stdout)
+        else:
+            print(json.dumps(exports.one_submission(exercise, rows, getattr(exports, form)), indent=1))
     return EXIT_OK
 
 

@@ -260,6 +260,8 @@ def _exercise(sub, name, help) -> None:
     exercise.add_argument("--student-form", dest="student_form", action="store_true",
                           help="print the exercise's student form: the same exercise with every answer left out "
                                "(JSON), to give students or put on a site")
+    exercise.add_argument("--gradescope-bundle", dest="gradescope_bundle", metavar="OUT.zip",
+                          help="write a Gradescope autograder bundle that grades each submission's hand-in")
     exercise.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -278,8 +280,15 @@ def _grade(sub, name, help) -> None:
                        "(`slidelab --version` says which it gives): each hand-in then runs in a process of its own, "
                        "with your rights")
     output = grade.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="print one JSON object")
-    output.add_argument("--csv", action="store_true", help="print the table as CSV")
+    output.add_argument("--json", action="store_true", help="print one JSON object (as --format json)")
+    output.add_argument("--csv", action="store_true", help="print the table as CSV, with a student id column that "
+                        "Moodle imports (as --format csv)")
+    output.add_argument("--format", choices=GRADE_FORMATS, default="table",
+                        help="table (default), json, csv, canvas (the CSV Canvas's gradebook imports), gradescope or "
+                             "prairielearn (the results JSON of one submission, as their autograders read it)")
+
+
+GRADE_FORMATS = ("table", "json", "csv", "canvas", "gradescope", "prairielearn")
 
 
 class Command(NamedTuple):

@@ -330,11 +330,14 @@ def problem(row: dict) -> str:
 
 
 def write_csv(exercise: Exercise, rows: list, out) -> None:
-    """The table as CSV: a row per hand-in (student, file, each task's points, total, max, problem)."""
+    """The table as CSV: a row per hand-in (student, student id, file, each task's points, total, max, problem);
+    Moodle imports it, matching its students by the id column."""
     import csv
 
     writer = csv.writer(out)
-    writer.writerow(["student", "file", *(task.id for task in exercise.tasks), "total", "max", "problem"])
+    writer.writerow(["student", "student_id", "file", *(task.id for task in exercise.tasks), "total", "max",
+                     "problem"])
     for row in rows:
         points = [row["tasks"][task.id]["points"] if row["ok"] else "" for task in exercise.tasks]
-        writer.writerow([row.get("student") or "", row["file"], *points, row["total"], row["max"], problem(row)])
+        writer.writerow([row.get("student") or "", row.get("student_id", ""), row["file"], *points, row["total"],
+                         row["max"], problem(row)])
