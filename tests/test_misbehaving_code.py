@@ -228,3 +228,16 @@ def test_code_that_writes_into_every_descriptor_fails_its_own_run_and_forges_not
     answer = json.loads(out)  # one object: nothing written reached the command's output
     assert status == 2 and answer["error"]["code"] == "user_code", err
     assert "sent a message that is not JSON" in answer["error"]["message"]
+
+
+@pytest.mark.parametrize(("said", "reason", "message"), [
+    ("Program terminated with exit(3)", "ended",
+     "the process running your heuristic ended with exit status 3 (os._exit, or a crash) before answering"),
+    ("RangeError: Maximum call stack size exceeded", "recursion",
+     "your heuristic failed: it recursed too deeply (RecursionError)"),
+])
+def test_a_runtime_that_fails_under_the_code_in_the_page_is_said_as_the_command_line_says_it(said, reason, message):
+    from slidelab.run.supervised import answered_error
+
+    error = answered_error({"code": "internal", "message": said})
+    assert (error.reason, str(error)) == (reason, message)

@@ -289,3 +289,4 @@ def test_a_message_begun_and_never_finished_is_the_time_limit_and_costs_no_cpu(s
     with pytest.raises(SearchLimit):
         Evaluator(SlidingPuzzle(2, 3, (1, 2, 3, 4, 0, 5)), code, seconds=2, sandboxed=sandboxed)
     assert time.monotonic() - started < 4 and time.process_time() - cpu < 0.5  # waited on the socket, no spin
+

@@ -89,6 +89,58 @@ def h(board):
     return total + (100 if reached or len(seen) else 0)
 """
 
+# Every way a hand-in could load or send anything, each at a URL of the site's own that names it ("stolen-..."): h is
+# Manhattan distance, plus 100 if any call that would compile code or reach the network ran.
+LOADS = """
+import asyncio
+import js
+import pyodide_js
+ran = []
+def attempt(name, call):
+    try:
+        call()
+        ran.append(name)
+    except Exception:
+        pass
+attempt("eval", lambda: js.eval("import('./stolen-eval.js')"))
+attempt("Function", lambda: js.Function("return import('./stolen-function.js')")())
+attempt("async Function", lambda: js.Object.getPrototypeOf(pyodide_js.loadPackage).constructor(
+    "return import('./stolen-async.js')")())
+attempt("constructor", lambda: js.Object.constructor.constructor("return import('./stolen-ctor.js')")())
+def run_js():
+    from pyodide.code import run_js
+    run_js("import('./stolen-runjs.js')")
+attempt("run_js", run_js)
+attempt("timer", lambda: js.setTimeout("import('./stolen-timer.js')", 0))
+attempt("importScripts", lambda: js.importScripts("./stolen-importscripts.js"))
+attempt("fetch", lambda: js.fetch("./stolen-fetch"))
+attempt("XMLHttpRequest", lambda: js.XMLHttpRequest.new().open("GET", "./stolen-xhr"))
+attempt("WebSocket", lambda: js.WebSocket.new("ws://" + js.location.host + "/stolen-socket"))
+attempt("EventSource", lambda: js.EventSource.new("./stolen-events"))
+attempt("Worker", lambda: js.Worker.new("./stolen-worker.js"))
+try:
+    pyodide_js.loadPackage("./stolen-package.whl")  # a promise: what it asks for shows in the page's requests
+except Exception:
+    pass
+async def _install():
+    import micropip
+    await micropip.install("./stolen-micropip-0.1-py3-none-any.whl")
+try:
+    asyncio.ensure_future(_install())
+except Exception:
+    pass
+for message in ('{"ask": {"link": "./stolen-link.css"}}', '{"href": "./stolen-href", "rel": "stylesheet"}',
+                '{"type": "link", "url": "./stolen-message"}'):
+    js.postMessage(js.JSON.parse(message))  # messages the page never asked for
+def h(board):
+    total = 0
+    for cell, tile in enumerate(board.tiles):
+        if tile:
+            home = board.home(tile)
+            total += abs(cell // board.cols - home // board.cols) + abs(cell % board.cols - home % board.cols)
+    return total + (100 if ran else 0)
+"""
+
 
 def handin(student, code, answers=None) -> str:
     from slidelab.course import make_handin
@@ -212,6 +264,20 @@ def test_a_hand_in_reaches_nothing_of_the_teachers_and_no_other_hand_in(browser,
     after = page.evaluate("async () => [Object.keys(localStorage).sort(), (await caches.keys()).sort()]")
     assert after == before and "teacher" in after[1]
     assert not [url for url in requests if "stolen" in url]
+    context.close()
+
+
+def test_a_hand_in_loads_and_sends_nothing_not_even_from_the_site(browser, base_url, tmp_path):
+    context = browser.new_context()
+    page = context.new_page()
+    requests = []
+    context.on("request", lambda request: requests.append(request.url))
+    open_ready(page, base_url + "#exercise-text=" + quote(WEEK, safe=""))
+    expect(page.locator("#exercise .exercise-title")).to_have_text("Week 1 (6 points)", timeout=30_000)
+    rows = grade_in_page(page, [("loads.json", handin("Lo", LOADS))], tmp_path)
+    assert rows[0][:5] == ["Lo", "loads.json", "0", "0", "4"]  # nothing ran: Manhattan's points in full
+    page.wait_for_timeout(1000)  # what a promise or a scheduled task would have asked for, by now
+    assert [url for url in requests if "stolen" in url] == []
     context.close()
 
 

@@ -27,9 +27,11 @@ def _js(value):
 # Code of the user's own heuristic runs in this worker with this origin's rights. Before the first such code runs,
 # the worker gives up what could change what the app keeps: Cache Storage (the app's files, the tables, the memory
 # snapshot every later start restores), IndexedDB, new workers (a fresh global would have both back) and the
-# storage manager, and the network (code that sends what it reads, or fetches what it should compute). Deleted from
-# the prototypes, they cannot be reached again from this global; nothing the worker does after its start needs them
-# (tables come from the page as bytes).
+# storage manager, and the network (code that sends what it reads, or fetches what it should compute), same origin
+# included. Deleted from the prototypes, they cannot be reached again from this global. So that no new JavaScript can
+# be compiled here (import() needs source: the only way left to load a module), eval, every kind of function's
+# constructor and timers given text are replaced by a function that refuses. Nothing the worker does after its start
+# needs any of them (tables come from the page as bytes).
 _LOCK_DOWN = """
 const NETWORK = ['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'WebTransport'];
 for (const [owner, names] of [
@@ -40,8 +42,23 @@ for (const [owner, names] of [
 ]) {
   for (const name of names) if (owner) delete owner[name];
 }
+const refuse = () => { throw new EvalError('no code is compiled in this worker'); };
+const kinds = [function () {}, async function () {}, function* () {}, async function* () {}];
+for (const kind of kinds) {
+  Object.defineProperty(Object.getPrototypeOf(kind), 'constructor', { value: refuse, writable: false,
+    configurable: false });
+}
+Object.defineProperty(globalThis, 'Function', { value: refuse, writable: false, configurable: false });
+Object.defineProperty(globalThis, 'eval', { value: refuse, writable: false, configurable: false });
+for (const name of ['setTimeout', 'setInterval']) {
+  const timer = globalThis[name];
+  Object.defineProperty(globalThis, name, { writable: false, configurable: false,
+    value: (callback, ...rest) => typeof callback === 'function' ? timer(callback, ...rest) : refuse() });
+}
+let compiles = true;
+try { (0, globalThis.eval)('1'); } catch { compiles = false; }
 return typeof caches === 'undefined' && typeof indexedDB === 'undefined' && typeof Worker === 'undefined'
-  && typeof fetch === 'undefined';
+  && typeof fetch === 'undefined' && !compiles;
 """
 _locked = False
 

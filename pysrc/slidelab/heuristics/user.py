@@ -20,6 +20,7 @@ from collections import deque
 
 from slidelab.core.errors import BadRequest, SlideLabError, UserCodeError
 
+RECURSED = "it recursed too deeply (RecursionError)"  # said of code that recursed, wherever it ran
 DEFAULT_FUNCTION = "h"
 MAX_CODE = 100_000  # characters of code a request may carry
 MAX_PRINTED = 4_000  # characters of what the code prints that an answer keeps
@@ -87,7 +88,7 @@ def _where(error: BaseException, filename: str) -> tuple[int | None, str]:
         return line, f"{at}it called sys.exit({error.code!r}) (a heuristic returns its value: it never ends the " \
                      "program)"
     if isinstance(error, RecursionError):
-        return line, f"{at}it recursed too deeply (RecursionError)"
+        return line, f"{at}{RECURSED}"
     said = str(error)[:200]
     return line, f"{at}{type(error).__name__}" + (f": {said}" if said else "")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -271,8 +272,25 @@ def _died(status: int) -> dict:
             name = f"signal {os.WTERMSIG(status)}"
         how = f"was killed by {name}"
     else:
-        how = f"ended with exit status {os.WEXITSTATUS(status)} (os._exit, or a crash)"
-    return _error(UserCodeError, f"the process running your heuristic {how} before answering", "ended", how=how)
+        how = _exit_status(os.WEXITSTATUS(status))
+    return _error(UserCodeError, *_gone(how)[1:3], how=how)
+
+
+def _exit_status(status) -> str:
+    return f"ended with exit status {status} (os._exit, or a crash)"
+
+
+def _gone(how: str) -> tuple:
+    """(kind, message, reason, details) of code whose process ended without answering, `how` it ended."""
+    return UserCodeError, f"the process running your heuristic {how} before answering", "ended", {"how": how}
+
+
+# A runtime that failed under the code, as the page's Python reports it, said as the command line says it
+RUNTIME_ENDINGS: tuple = (
+    (re.compile(r"Program terminated with exit\((\d+)\)"), lambda found: _gone(_exit_status(found[1]))),
+    (re.compile(r"Maximum call stack size exceeded|RecursionError|too much recursion"),
+     lambda found: (UserCodeError, f"your heuristic failed: {user.RECURSED}", "recursion", {})),
+)
 
 
 def _overran(seconds: float) -> dict:
@@ -533,12 +551,20 @@ def checked_values(found, states: list, format_state, where: str) -> list[int]:
 
 def answered_error(error, seconds: float | None = None) -> SlideLabError:
     """The exception an evaluator's error answer ({"code", "message", "reason"?, "details"?}) stands for; a "limit"
-    answer is the time limit of `seconds`."""
+    answer is the time limit of `seconds`. A runtime that failed under the code (the page's: "internal") is said as
+    the command line says the same failure (RUNTIME_ENDINGS)."""
     error = error if isinstance(error, dict) else {}
     if error.get("code") == "limit":
         return SearchLimit(_stopped(seconds), reason="time_limit", seconds=seconds)
     details = error.get("details") if isinstance(error.get("details"), dict) else {}
     from slidelab.run.sandbox import visible
+
+    if error.get("code") == "internal":
+        for pattern, said in RUNTIME_ENDINGS:
+            found = pattern.search(str(error.get("message", "")))
+            if found:
+                kind, message, reason, more = said(found)
+                return kind(message, reason=reason, **more)
 
     return UserCodeError(visible(error.get("message", "the evaluator failed"), 2000),
                          reason=str(error.get("reason") or "failed"), **{str(k): v for k, v in details.items()})
