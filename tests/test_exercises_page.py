@@ -113,7 +113,7 @@ def test_the_pages_csv_is_the_command_lines():
     write_csv(small, rows, out)
     made = page.answer("table", {"text": SMALL, "rows": rows})
     assert made["csv"] == out.getvalue()
-    assert made["csv"].splitlines()[1].startswith('"Ann, ""A""",a.json,1,0,2,3,7,"yours: overestimates on 157,176')
+    assert made["csv"].splitlines()[1].startswith('"Ann, ""A""",,a.json,1,0,2,3,7,"yours: overestimates on 157,176')
     assert rows[0]["problem"].startswith("yours: overestimates") and rows[1]["problem"].startswith("the file is")
 
 

@@ -281,6 +281,31 @@ def test_a_hand_in_loads_and_sends_nothing_not_even_from_the_site(browser, base_
     context.close()
 
 
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_the_grade_table_fits_a_laptop_window_in_either_language(browser, base_url, tmp_path, locale):
+    from slidelab.course import make_handin
+
+    context = browser.new_context(locale=locale, bypass_csp=True, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    open_ready(page, base_url + "#exercise=astar-8-puzzle")  # seven tasks, titles of a line each
+    expect(page.locator("#exercise .exercise-title")).not_to_be_empty(timeout=30_000)
+    exercise = read_exercise((Path(__file__).resolve().parents[2] / "pysrc" / "slidelab" / "data" / "exercises" /
+                              "astar-8-puzzle.toml").read_text())
+    long_name = "Maximiliane Alexandrina Wolkenstein-Rodenegg " * 2
+    files = [(f"{'hand-in-of-a-student-with-a-long-file-name-' * 2}{i}.slidelab.json",
+              json.dumps(make_handin(exercise, long_name + str(i), {"length": 26 + i, "fewest": "zero"}, {}, "t")))
+             for i in range(2)]
+    rows = grade_in_page(page, files, tmp_path)
+    assert len(rows) == 2
+    scroller = page.locator("#exercise .grade-table").locator("xpath=..")
+    assert scroller.evaluate("e => e.scrollWidth <= e.clientWidth"), "the table scrolls sideways at 1280 px"
+    titles = page.locator("#exercise .grade-table th button").evaluate_all("bs => bs.map(b => b.title)")
+    assert titles[2] == ("How many moves does the shortest solution of start take?" if locale == "en-US" else
+                         exercise.tasks[0].title["ja"])
+    assert serious_violations(page) == []
+    context.close()
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_exercise_panel_is_axe_clean_and_fits_a_phone(browser, base_url, scheme):
     context = browser.new_context(color_scheme=scheme, bypass_csp=True, viewport={"width": 360, "height": 800},

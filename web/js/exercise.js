@@ -12,6 +12,7 @@
 // "Check my work" grades it here, telling what the exercise lets it (its check_my_work; grader.js).
 
 import { Solver } from './bridge.js';
+import { ExerciseEditor } from './exercise_editor.js';
 import { Grader } from './grader.js';
 import { GradeTable } from './grading.js';
 import { errorText, escapeHTML, inLanguage, t, tHTML, withCode } from './i18n.js';
@@ -58,7 +59,8 @@ export class Exercises {
         <p class="message exercise-status" aria-live="polite"></p>
         <div class="exercise-result"></div>
       </article>
-      <details class="grade-view"><summary>${t('grade.heading')}</summary><div class="grade-body"></div></details>`);
+      <details class="grade-view"><summary>${t('grade.heading')}</summary><div class="grade-body"></div></details>
+      <details class="write-view"><summary>${t('editor.heading')}</summary><div class="editor-body"></div></details>`);
     const $ = name => element.querySelector(`.exercise-${name}`);
     this.ui = { choose: $('choose'), file: $('file'), message: $('message'), body: $('body'), title: $('title'),
       text: $('text'), positions: $('positions'), tasks: $('tasks'), student: $('student'),
@@ -66,6 +68,11 @@ export class Exercises {
       handIn: $('hand-in'), link: $('link'), clear: $('clear'), status: $('status'), result: $('result') };
     this.table = new GradeTable(element.querySelector('.grade-body'), { makeGrader: () => this.makeGrader(), solver,
       exercise: () => this.exercise, onBoard: board => this.#showBoard(board) });
+    this.editor = new ExerciseEditor(element.querySelector('.editor-body'), { solver,
+      preview: text => {
+        this.#open({ text });
+        this.element.scrollIntoView({ block: 'start' });
+      } });
     this.ui.choose.addEventListener('change', () => this.ui.choose.value && this.#open({ id: this.ui.choose.value }));
     this.ui.file.addEventListener('change', () => this.#openFile());
     this.ui.tasks.addEventListener('input', () => this.#save());

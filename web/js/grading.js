@@ -139,12 +139,13 @@ export class GradeTable {
     const { table } = this.ui;
     table.hidden = !this.rows.length;
     if (!exercise || !this.rows.length) return;
+    // a task's column is headed by its title, cut to one short line: the whole on hover
     const columns = [['student', t('grade.student')], ['file', t('grade.file')],
-      ...exercise.tasks.map(task => [task.id, task.id]), ['total', t('grade.total')]];
+      ...exercise.tasks.map(task => [task.id, inLanguage(task.title)]), ['total', t('grade.total')]];
     table.tHead.innerHTML = `<tr>${columns.map(([key, label]) => {
       const sorted = this.#sort.key === key ? (this.#sort.up ? 'ascending' : 'descending') : 'none';
-      return `<th scope="col" aria-sort="${sorted}"><button type="button" data-key="${escapeHTML(key)}">${escapeHTML(label)}
-        </button></th>`;
+      return `<th scope="col" aria-sort="${sorted}"><button type="button" data-key="${escapeHTML(key)}"
+        title="${escapeHTML(label)}">${escapeHTML(label)}</button></th>`;
     }).join('')}<th scope="col">${t('grade.problem')}</th></tr>`;
     table.tBodies[0].replaceChildren(...this.#sorted().map(row => this.#row(exercise, row)));
   }
@@ -158,11 +159,17 @@ export class GradeTable {
       tr.append(td);
       return td;
     };
-    cell(row.student ?? '–');
-    cell(row.file);
+    cell(row.student ?? '–', 'name student');
+    cell(row.file, 'name');
     for (const task of exercise.tasks) cell(row.ok ? formatCount(row.tasks[task.id].points) : '–', 'number');
     cell(`${formatCount(row.total)} / ${formatCount(row.max ?? exercise.max_points)}`, 'number');
-    const problem = cell(row.ok ? row.problem : row.error, 'problem');
+    const said = row.ok ? row.problem : row.error;
+    const problem = cell('', 'problem');
+    const text = document.createElement('span');
+    text.className = 'elided';  // three lines at most: the whole on hover
+    text.textContent = said;
+    text.title = said;
+    problem.append(text);
     const board = row.ok && Object.values(row.tasks).find(r => r.points < r.max && r.board)?.board;
     if (board) problem.append(' ', this.#boardButton(board));
     return tr;

@@ -13,7 +13,7 @@ from slidelab import __version__
 from slidelab.cli.args import EXIT_INVALID, EXIT_OK, Refused, read_text
 from slidelab.core.errors import SlideLabError
 from slidelab.course import Exercise, ExerciseError, make_handin, read_exercise, shipped, shipped_text
-from slidelab.course.format import described, say
+from slidelab.course.format import criterion_text, described, say
 from slidelab.course.grade import failed_row, problem, write_csv
 
 MAX_FILE = 5_000_000  # bytes of an exercise or a hand-in read
@@ -39,7 +39,8 @@ def load_exercise(name: str) -> Exercise:
         try:
             return read_exercise(text)
         except ExerciseError as e:
-            raise ExerciseError(f"{name}: {e}") from None
+            line = e.details.get("line")
+            raise ExerciseError(f"{name}{f':{line}' if line else ''}: {e}") from None
     return read_exercise(shipped_text(name))
 
 
@@ -176,7 +177,7 @@ def _print_exercise(exercise: Exercise, positions: dict, language: str) -> None:
             print(f"   answer: a choice (--set {task.id}=ID)")
         else:
             for criterion in task.criteria:
-                print(f"   - {_criterion_text(criterion)} ({_points(criterion.points)})")
+                print(f"   - {criterion_text(criterion)} ({_points(criterion.points)})")
             print(f"   answer: a Python file defining {task.function}(board) (--answer FILE.py)")
             if task.starter:
                 print("   to start from:")
@@ -187,31 +188,14 @@ def _points(points: float) -> str:
     return f"{points:g} point" + ("" if points == 1 else "s")
 
 
-def _criterion_text(criterion) -> str:
-    if criterion.check == "nodes":
-        return (f"{criterion.algorithm} expands at most {criterion.at_most:,} positions on "
-                f"{', '.join(criterion.positions)}")
-    if criterion.check == "informed":
-        return f"never below {criterion.reference}"
-    return {"admissible": "never overestimates", "consistent": "consistent"}[criterion.check]
-
-
 def _print_key(exercise: Exercise, positions: dict, language: str, as_json: bool) -> None:
     """The answer key: each task's right answer (a choice, the engine's figure) or criteria, on `positions` (a
     student's, or the fixed ones: a task on a drawn position then says so)."""
     if not exercise.has_key:
         raise Refused("this is a student form: it holds no answers; give the teacher's .toml file")
-    from slidelab.course.grade import truths
+    from slidelab.course.grade import answer_key
 
-    right = truths(exercise, positions)
-    key: dict = {}
-    for task in exercise.tasks:
-        if task.kind == "predict":
-            key[task.id] = task.answer
-        elif task.kind == "measure":
-            key[task.id] = right[task.id]
-        else:
-            key[task.id] = [_criterion_text(c) for c in task.criteria]
+    key = answer_key(exercise, positions)
     if as_json:
         print(json.dumps({"ok": True, "id": exercise.id, "student_sha256": exercise.student_sha256,
                           "positions": positions, "key": key}))

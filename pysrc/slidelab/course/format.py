@@ -171,9 +171,52 @@ def read_exercise(text: str) -> Exercise:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
-            raise ExerciseError(f"the exercise is not valid TOML: {e}", reason="exercise_syntax",
-                                problem=str(e)) from None
-    return _exercise(data, hashlib.sha256(text.encode()).hexdigest())
+            found = re.search(r"line (\d+)", str(e))
+            raise ExerciseError(f"the exercise is not valid TOML: {e}", reason="exercise_syntax", problem=str(e),
+                                line=int(found[1]) if found else None) from None
+    try:
+        return _exercise(data, hashlib.sha256(text.encode()).hexdigest())
+    except ExerciseError as e:
+        if e.details.get("field") and not text.lstrip().startswith("{"):
+            e.details["line"] = line_of(text, e.details["field"])
+        raise
+
+
+def line_of(text: str, field: str) -> int | None:
+    """The line of a TOML exercise where `field` (a path such as tasks[2].criteria[1].check) is written, as near as
+    the text tells: the line of its key in its table, else of its table, else None."""
+    lines = text.splitlines()
+    start, end, parts = 0, len(lines), re.findall(r"([A-Za-z_][\w-]*)(?:\[(\d+)\])?", field)
+    table = ""
+    for depth, (name, index) in enumerate(parts):
+        last = depth == len(parts) - 1
+        if index:  # the index-th [[table]] within the current range
+            table = f"{table}.{name}" if table else name
+            headers = [i for i in range(start, end) if re.match(rf"\s*\[\[\s*{re.escape(table)}\s*\]\]", lines[i])]
+            if int(index) >= len(headers):
+                return _key_line(lines, start, end, name)
+            start = headers[int(index)]
+            following = [i for i in range(start + 1, end) if re.match(r"\s*\[", lines[i])
+                         and not re.match(rf"\s*\[\[\s*{re.escape(table)}\.", lines[i])]
+            end = following[0] if following else end
+            if last:
+                return start + 1
+        else:
+            found = _key_line(lines, start, end, name)
+            if found is None:
+                header = [i for i in range(start, end) if re.match(rf"\s*\[\s*{re.escape(name)}\s*\]", lines[i])]
+                return header[0] + 1 if header else (start + 1 if start else None)
+            if last:
+                return found
+            start = found - 1
+    return None
+
+
+def _key_line(lines: list, start: int, end: int, key: str) -> int | None:
+    for i in range(start, end):
+        if re.match(rf"\s*{re.escape(key)}\s*[=.]", lines[i]):
+            return i + 1
+    return None
 
 
 def student_form(data: dict) -> str:
@@ -399,6 +442,16 @@ class _Fields:
         others = sorted(set(self.data) - set(known))
         if others:
             self.fail(others[0], "is not a field of this format here (a typo?)")
+
+
+def criterion_text(criterion: Criterion) -> str:
+    """A heuristic task's criterion, in English (the answer key, the command line's listing)."""
+    if criterion.check == "nodes":
+        return (f"{criterion.algorithm} expands at most {criterion.at_most:,} positions on "
+                f"{', '.join(criterion.positions)}")
+    if criterion.check == "informed":
+        return f"never below {criterion.reference}"
+    return {"admissible": "never overestimates", "consistent": "consistent"}[criterion.check]
 
 
 def say(texts: dict, language: str) -> str:

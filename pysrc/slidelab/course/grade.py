@@ -36,6 +36,17 @@ def truths(exercise: Exercise, positions: dict | None = None) -> dict:
     return Truths(exercise).of(exercise.positions if positions is None else positions)
 
 
+def answer_key(exercise: Exercise, positions: dict | None = None) -> dict:
+    """{task id: its right answer}: a choice's id, a measure task's figure as the engine finds it on `positions` (a
+    student's; default the fixed ones: a task on a drawn position then has {"error"}), a heuristic task's criteria
+    as text. For the teacher: a student form has no key (its choices are None)."""
+    from slidelab.course.format import criterion_text
+
+    right = truths(exercise, positions)
+    return {task.id: task.answer if task.kind == "predict" else right[task.id] if task.kind == "measure" else
+            [criterion_text(c) for c in task.criteria] for task in exercise.tasks}
+
+
 class Truths:
     """The right answers of an exercise's measure tasks, each found once per board it is asked on (the students
     who draw the same position, and the tasks on no position, share theirs)."""

@@ -70,6 +70,22 @@ def open_exercise(request) -> dict:
     return answer
 
 
+def key(request) -> dict:
+    """{"ok", "key": {task id: its right answer}, "positions"} of the exercise {"text"} (a teacher's: the editor
+    shows it), on the positions of {"student"} when it names one (grade.answer_key)."""
+    from slidelab.course.grade import answer_key
+
+    exercise, _ = _exercise(request)
+    if not exercise.has_key:
+        raise ExerciseError("this is a student form: it holds no answers", reason="no_key")
+    student, student_id = request.get("student"), request.get("student_id")
+    named = isinstance(student, str) and student.strip() or isinstance(student_id, str) and student_id.strip()
+    positions = positions_for(exercise, student_key(student if isinstance(student, str) else "",
+                                                    student_id if isinstance(student_id, str) else None)) \
+        if exercise.draws and named else dict(exercise.positions)
+    return {"ok": True, "key": answer_key(exercise, positions), "positions": positions}
+
+
 def hand_in(request) -> dict:
     """{"ok", "file": the hand-in as JSON text, "name": a file name} from {"text" or "id", "student", "answers",
     "code", "app"?}: the same file as `slidelab exercise --hand-in` writes."""
@@ -98,7 +114,7 @@ def answer(name: str, request, ask=None) -> dict | Failed:
     """The answer of one of the page's exercise calls (open, hand_in, table, evaluator_start, evaluate, grade), its
     errors answered as the api answers them."""
     calls = {"open": open_exercise, "hand_in": hand_in, "table": table, "evaluator_start": evaluator_start,
-             "evaluate": evaluate}
+             "evaluate": evaluate, "key": key}
     try:
         if name == "grade":
             return grade(request, ask)
