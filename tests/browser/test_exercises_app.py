@@ -148,8 +148,9 @@ def handin(student, code, answers=None) -> str:
     return json.dumps(make_handin(read_exercise(WEEK), student, answers or {}, {"yours": code}, "test"))
 
 
-def grade_in_page(page: Page, files: list[tuple[str, str]], tmp_path) -> list[list[str]]:
-    """Grade the files in the teacher's view; the table's rows as text."""
+def grade_in_page(page: Page, files: list[tuple[str, str]], tmp_path, done: str = "Graded {n} of {n} in"
+                  ) -> list[list[str]]:
+    """Grade the files in the teacher's view; the table's rows as text (`done`: the progress line at the end)."""
     paths = []
     for name, text in files:
         (tmp_path / name).write_text(text)
@@ -157,8 +158,7 @@ def grade_in_page(page: Page, files: list[tuple[str, str]], tmp_path) -> list[li
     page.click("#exercise .grade-view summary")
     page.set_input_files("#exercise .grade-files", paths)
     page.click("#exercise .grade-run")
-    expect(page.locator("#exercise .grade-progress")).to_contain_text(f"Graded {len(files)} of {len(files)} in",
-                                                                     timeout=300_000)
+    expect(page.locator("#exercise .grade-progress")).to_contain_text(done.format(n=len(files)), timeout=300_000)
     return [[cell.strip() for cell in row.split("\t")]
             for row in page.locator("#exercise .grade-table tbody tr").all_inner_texts()]
 
@@ -295,7 +295,7 @@ def test_the_grade_table_fits_a_laptop_window_in_either_language(browser, base_u
     files = [(f"{'hand-in-of-a-student-with-a-long-file-name-' * 2}{i}.slidelab.json",
               json.dumps(make_handin(exercise, long_name + str(i), {"length": 26 + i, "fewest": "zero"}, {}, "t")))
              for i in range(2)]
-    rows = grade_in_page(page, files, tmp_path)
+    rows = grade_in_page(page, files, tmp_path, "Graded {n} of {n} in" if locale == "en-US" else "{n} 件中 {n} 件を")
     assert len(rows) == 2
     scroller = page.locator("#exercise .grade-table").locator("xpath=..")
     assert scroller.evaluate("e => e.scrollWidth <= e.clientWidth"), "the table scrolls sideways at 1280 px"

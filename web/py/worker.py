@@ -43,12 +43,17 @@ for (const [owner, names] of [
   for (const name of names) if (owner) delete owner[name];
 }
 const refuse = () => { throw new EvalError('no code is compiled in this worker'); };
+// a constructor that refuses, with its original's prototype: `instanceof` keeps working
+const refusing = original => Object.defineProperty(function () { refuse(); }, 'prototype',
+  { value: original.prototype });
 const kinds = [function () {}, async function () {}, function* () {}, async function* () {}];
 for (const kind of kinds) {
-  Object.defineProperty(Object.getPrototypeOf(kind), 'constructor', { value: refuse, writable: false,
+  const prototype = Object.getPrototypeOf(kind);
+  Object.defineProperty(prototype, 'constructor', { value: refusing(prototype.constructor), writable: false,
     configurable: false });
 }
-Object.defineProperty(globalThis, 'Function', { value: refuse, writable: false, configurable: false });
+Object.defineProperty(globalThis, 'Function', { value: Function.prototype.constructor, writable: false,
+  configurable: false });
 Object.defineProperty(globalThis, 'eval', { value: refuse, writable: false, configurable: false });
 for (const name of ['setTimeout', 'setInterval']) {
   const timer = globalThis[name];
