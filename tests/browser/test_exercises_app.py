@@ -27,6 +27,7 @@ from test_exercises_page import BIG  # noqa: E402
 pytestmark = pytest.mark.browser
 
 FORGING = Path(__file__).resolve().parents[1] / "data" / "forging"
+MISBEHAVING = Path(__file__).resolve().parents[1] / "data" / "misbehaving"
 
 WEEK = """
 format = 1
@@ -278,6 +279,32 @@ def test_a_hand_in_loads_and_sends_nothing_not_even_from_the_site(browser, base_
     assert rows[0][:5] == ["Lo", "loads.json", "0", "0", "4"]  # nothing ran: Manhattan's points in full
     page.wait_for_timeout(1000)  # what a promise or a scheduled task would have asked for, by now
     assert [url for url in requests if "stolen" in url] == []
+    context.close()
+
+
+def test_a_failure_reads_in_the_page_as_it_reads_on_the_command_line(browser, base_url):
+    from slidelab.course.grade import Truths, grade_handin
+
+    deep = "import sys\nsys.setrecursionlimit(10 ** 6)\n" + (MISBEHAVING / "recursion.py").read_text()
+    exits = "import os\nos._exit(3)\n\ndef h(board):\n    return 0\n"
+    context = browser.new_context()
+    page = context.new_page()
+    open_ready(page, base_url + "#exercise-text=" + quote(WEEK, safe=""))
+    expect(page.locator("#exercise .exercise-title")).to_have_text("Week 1 (6 points)", timeout=30_000)
+    page.fill("#exercise .exercise-student", "Ann")
+    exercise = read_exercise(WEEK)
+    for code in (exits, deep):
+        page.fill("#exercise textarea[data-task=yours]", code)
+        page.click("#exercise .exercise-check")
+        expect(page.locator("#exercise .exercise-status")).to_contain_text("Checking", timeout=30_000)
+        expect(page.locator("#exercise .exercise-status")).to_contain_text("Checked here", timeout=120_000)
+        said = page.locator("#exercise .exercise-result > ul > li").nth(2).inner_text().splitlines()[0]
+        detail = grade_handin(exercise, handin("Ann", code), "a.json", Truths(exercise))["tasks"]["yours"]["detail"]
+        if code is exits:
+            assert said == f"yours: 0/4: {detail}"
+        else:  # the page's runtime ran out of stack under the code: the board and line are not known there
+            assert said == "yours: 0/4: your heuristic failed: it recursed too deeply (RecursionError)"
+            assert detail.endswith(": it recursed too deeply (RecursionError)")
     context.close()
 
 
