@@ -28,12 +28,16 @@ EXERCISE = """
 format = 1
 id = "bench-grade"
 title = {{ en = "Grading a class" }}
-[positions]
-a = "8 6 7/2 5 4/3 0 1"
-b = "6 4 7/8 5 0/3 2 1"
-c = "7 8 2/6 3 4/5 0 1"
-d = "0 8 2/3 4 5/1 7 6"
-e = "1 3 6/4 0 8/7 2 5"
+goal = "1 2 3/4 5 6/7 8 0"
+{positions}
+[[tasks]]
+id = "length"
+kind = "measure"
+title = {{ en = "Length of a" }}
+position = "a"
+algorithm = "astar"
+heuristic = "manhattan"
+quantity = "length"
 
 [[tasks]]
 id = "yours"
@@ -47,6 +51,20 @@ criteria = [
   {{ check = "informed", reference = "misplaced" }},
 ]
 """
+FIXED = """[positions]
+a = "8 6 7/2 5 4/3 0 1"
+b = "6 4 7/8 5 0/3 2 1"
+c = "7 8 2/6 3 4/5 0 1"
+d = "0 8 2/3 4 5/1 7 6"
+e = "1 3 6/4 0 8/7 2 5"
+"""
+DRAWN = """[positions]
+a = { distance = [24, 28] }
+b = { distance = [24, 28] }
+c = { distance = [24, 28] }
+d = { distance = [24, 28] }
+e = { distance = [24, 28] }
+"""  # each student their own five positions, as far as the fixed ones are (25 to 31 moves)
 LOOPING = "def h(board):\n    while True:\n        try:\n            while True:\n                pass\n" \
           "        except:  # noqa: E722\n            pass\n"
 KINDS = ["manhattan", "misplaced", "sometimes_manhattan"]
@@ -108,6 +126,27 @@ def grade_in_page(text: str, paths: list[str]) -> tuple[float, list]:
     return seconds, [(row[0], float(row[-2].split("/")[0])) for row in rows]
 
 
+def variants(args) -> None:
+    """The same class graded with fixed positions and with each student's own, in turn (--rounds 1 each)."""
+    times = {}
+    for name, positions in (("fixed", FIXED), ("drawn", DRAWN)):
+        text = EXERCISE.format(seconds=args.max_seconds, positions=positions)
+        exercise = read_exercise(text)
+        with tempfile.TemporaryDirectory() as folder:
+            exercise_file = Path(folder) / "bench-grade.toml"
+            exercise_file.write_text(text)
+            paths = hand_ins(Path(folder), exercise, args.students, args.looping)
+            times[name], rows = grade(exercise_file, paths, args.workers)
+            if args.page and name == "drawn":
+                page_s, page_totals = grade_in_page(text, paths)
+                same = sorted(page_totals) == sorted((row["student"], row["total"]) for row in rows)
+                print(f"drawn positions in the page: {page_s:.1f} s; table {'equal' if same else 'DIFFERENT'}")
+        starts = {row["positions"]["a"] for row in rows if row.get("positions")}
+        print(f"{name} positions: {times[name]:.1f} s on {args.workers} workers"
+              + (f" ({len(starts)} different starts a)" if starts else ""))
+    print(f"each student their own positions: {times['drawn'] / times['fixed']:.2f} of the fixed ones' time")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=30)
@@ -115,8 +154,12 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=10)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--page", action="store_true", help="grade them in the page too (build dist/ first)")
+    parser.add_argument("--variants", action="store_true", help="each student their own five positions (drawn), "
+                        "graded on --workers beside the same class with the fixed ones")
     args = parser.parse_args()
-    text = EXERCISE.format(seconds=args.max_seconds)
+    if args.variants:
+        return variants(args)
+    text = EXERCISE.format(seconds=args.max_seconds, positions=FIXED)
     exercise = read_exercise(text)
     with tempfile.TemporaryDirectory() as folder:
         exercise_file = Path(folder) / "bench-grade.toml"

@@ -473,3 +473,19 @@ def test_the_command_line_shows_and_keys_a_students_positions(tmp_path, capsys):
     assert cli.main(["exercise", str(exercise), "--key", "--student", "Ann", "--json"]) == 0
     key = json.loads(capsys.readouterr().out)
     assert key["positions"]["start"] == board and 18 <= key["key"]["length"] <= 22
+
+
+def test_every_complete_example_in_the_docs_reads_and_every_task_kind_has_one():
+    jsonschema = pytest.importorskip("jsonschema")
+    import tomllib
+
+    text = (ROOT / "docs" / "exercises.md").read_text()
+    examples = [block for block in re.findall(r"```toml\n(.*?)```", text, re.S) if block.startswith("format = 1")]
+    kinds = set()
+    for example in examples:
+        exercise = read_exercise(example)
+        assert not list(jsonschema.Draft202012Validator(schema()).iter_errors(tomllib.loads(example)))
+        right = truths(exercise)
+        assert all(not isinstance(value, dict) for value in right.values()), (exercise.id, right)
+        kinds |= {task.kind for task in exercise.tasks}
+    assert kinds == {"measure", "predict", "heuristic"} and len(examples) >= 4

@@ -127,6 +127,25 @@ def test_code_in_the_worker_cannot_reach_the_apps_stored_files(app: Page):
     assert app.evaluate("typeof caches !== 'undefined' && typeof indexedDB !== 'undefined'")
 
 
+def test_code_in_the_worker_loads_and_sends_nothing_not_even_from_the_site(app: Page):
+    """import(), importScripts, fetch, XMLHttpRequest, WebSocket, EventSource, a Worker, a package, messages to the
+    page: each at a URL naming it ("stolen-..."), none requested (test_exercises_app.LOADS)."""
+    from test_exercises_app import LOADS
+
+    requests = []
+    listen = lambda request: requests.append(request.url)  # noqa: E731
+    app.on("request", listen)
+    try:
+        open_fragment(app, EASY_LINK)
+        write(app, LOADS)
+        check(app)
+        assert verdicts(app)["Admissible"] == "yes"  # h is Manhattan's: nothing that compiles or sends ran
+        app.wait_for_timeout(1000)
+    finally:
+        app.remove_listener("request", listen)
+    assert [url for url in requests if "stolen" in url] == []
+
+
 def test_a_failure_names_its_board_which_loads_and_what_the_code_printed_is_shown_apart(app: Page):
     open_fragment(app, EASY_LINK)
     write(app, "def h(board):\n    print('at', board.tiles[0])\n    if board.tiles[0] == 0:\n"
