@@ -282,6 +282,21 @@ def test_a_hand_in_loads_and_sends_nothing_not_even_from_the_site(browser, base_
     context.close()
 
 
+def test_work_kept_before_exercises_had_student_forms_is_not_lost(browser, base_url):
+    import hashlib
+
+    context = browser.new_context()
+    page = context.new_page()
+    open_ready(page, base_url)
+    old_key = "slidelab-exercise-work:" + hashlib.sha256(WEEK.encode()).hexdigest()
+    page.evaluate("([key, work]) => localStorage.setItem(key, work)",
+                  [old_key, json.dumps({"student": "Old Hand", "answers": {"length": 7}, "code": {}})])
+    open_ready(page, base_url + "#exercise-text=" + quote(WEEK, safe=""))
+    expect(page.locator("#exercise-length")).to_have_value("7", timeout=30_000)
+    assert page.input_value("#exercise .exercise-student") == "Old Hand"
+    context.close()
+
+
 def test_a_failure_reads_in_the_page_as_it_reads_on_the_command_line(browser, base_url):
     from slidelab.course.grade import Truths, grade_handin
 

@@ -195,7 +195,8 @@ export class Exercises {
     ui.tasks.replaceChildren(...ex.tasks.map(task => this.#taskItem(task)));
     ui.result.replaceChildren();
     ui.status.textContent = '';
-    const work = read(WORK + ex.sha256) ?? {};
+    // work kept before exercises had student forms is under the digest of the text opened: taken over
+    const work = read(WORK + ex.sha256) ?? read(WORK + ex.text_sha256) ?? {};
     ui.student.value = work.student ?? read(`${WORK}student`) ?? '';
     ui.studentId.value = work.student_id ?? read(`${WORK}student-id`) ?? '';
     this.#draw();

@@ -60,7 +60,8 @@ def open_exercise(request) -> dict:
     work is kept under it, and a hand-in names it). With "student" (and "student_id"), its positions are that
     student's, the drawn ones included; without, the fixed ones alone."""
     exercise, text = _exercise(request)
-    answer = dict(described(exercise), toml=text, student_text=exercise.student_text, sha256=exercise.student_sha256)
+    answer = dict(described(exercise), toml=text, student_text=exercise.student_text, sha256=exercise.student_sha256,
+                  text_sha256=exercise.sha256)  # the key a student's work was kept under before student forms
     student, student_id = request.get("student"), request.get("student_id")
     if exercise.draws and (isinstance(student, str) and student.strip() or isinstance(student_id, str)
                            and student_id.strip()):
