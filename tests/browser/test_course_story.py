@@ -74,7 +74,7 @@ def test_a_teacher_writes_an_exercise_and_two_students_get_their_own_positions(b
     expect(status).to_contain_text(f"Line {line}: tasks[1].kind: must be one of measure, predict, heuristic",
                                    timeout=30_000)
     editor.fill(COURSE)
-    expect(status).to_have_text("Valid: 3 tasks, 4 points.", timeout=30_000)
+    expect(status).to_have_text("Valid. Tasks: 3; points: 4.", timeout=30_000)
     page.click("#exercise .editor-key")
     expect(page.locator("#exercise .editor-answers")).to_contain_text("which (Which never overestimates?): manhattan")
     page.click("#exercise .editor-link")

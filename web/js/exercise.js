@@ -73,6 +73,9 @@ export class Exercises {
         this.#open({ text });
         this.element.scrollIntoView({ block: 'start' });
       } });
+    element.querySelector('.write-view').addEventListener('toggle', event => {
+      if (event.target.open && this.#ready) this.editor.check();
+    });
     this.ui.choose.addEventListener('change', () => this.ui.choose.value && this.#open({ id: this.ui.choose.value }));
     this.ui.file.addEventListener('change', () => this.#openFile());
     this.ui.tasks.addEventListener('input', () => this.#save());
