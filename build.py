@@ -54,9 +54,11 @@ PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 TEST_EXTRAS = "test,build,scale"  # the optional-dependencies groups of pyproject.toml installed into .venv
 BUILD_VENV = CACHE / "build-venv"  # numpy only, for `build` and `serve`
 BUILD_NUMPY = "numpy>=1.26"
-# the command line's alone, not in the browser's wheel: numpy code, the Linux sandbox, wheels and course bundles
-BUILD_ONLY = {"slidelab/space/pdb_builder_numpy.py", "slidelab/run/namespaces.py", "slidelab/run/seccomp.py",
-              "slidelab/core/wheel.py", "slidelab/course/exports.py"}
+# the command line's alone, not in the browser's wheel (a folder: all it holds): the command line and batches, numpy
+# code, the Linux sandbox, wheels and course bundles
+BUILD_ONLY = {"slidelab/cli/", "slidelab/batch/", "slidelab/__main__.py", "slidelab/space/pdb_builder_numpy.py",
+              "slidelab/run/namespaces.py", "slidelab/run/seccomp.py", "slidelab/core/wheel.py",
+              "slidelab/course/exports.py"}
 # pattern databases served to the browser (3x4 tables also serve 4x3); 4x4-771: the 7-7-1 tables the page offers as a
 # download (they come with the package: copied, not built); 4x4-78: the 7-8 ones, served only when asked (--with-78)
 PDB_SHAPES = ["4x4", "3x4", "4x4-771"]
@@ -160,9 +162,10 @@ def build_wheel(out_dir: Path) -> Path:
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 
     def browser(path: str) -> bool:
-        return path not in BUILD_ONLY and (path.endswith(".py") or path.startswith(f"{meta['name']}/data/") and
-                                           (path.endswith(".toml") or path.count("/") == 2 and
-                                            path.endswith(".txt")))
+        if path in BUILD_ONLY or any(path.startswith(folder) for folder in BUILD_ONLY if folder.endswith("/")):
+            return False
+        return path.endswith(".py") or path.startswith(f"{meta['name']}/data/") and (
+            path.endswith(".toml") or path.count("/") == 2 and path.endswith(".txt"))
 
     name, data = wheel(package_files(PYSRC / meta["name"], browser), meta["version"], meta["name"],
                        meta["description"], meta["requires-python"], meta.get("scripts", {}))
