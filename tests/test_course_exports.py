@@ -114,6 +114,11 @@ def test_a_gradescope_bundle_installs_without_an_index_and_grades_a_submission(f
         assert done.returncode == 0, done.stderr
     results = json.loads((root / "results" / "results.json").read_text())
     assert not list(validator("gradescope").iter_errors(results)) and results["score"] == 7
+    (root / "submission" / "ann.slidelab.json").unlink()  # a submission with no hand-in: its results say so
+    text = (root / "source" / "run_autograder").read_text().replace("/autograder", str(root))
+    assert subprocess.run(["bash", "-c", text], env=env, capture_output=True, timeout=300).returncode == 0
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 0 and results["output"].startswith("no hand-in was found")
     (tmp_path / "student.json").write_text(read_exercise(SMALL).student_text)
     capsys.readouterr()
     assert cli.main(["exercise", str(tmp_path / "student.json"), "--gradescope-bundle", str(bundle)]) == 2

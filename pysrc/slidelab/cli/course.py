@@ -246,6 +246,8 @@ def _grade(args) -> int:
     exercise = load_exercise(args.exercise)
     if not 0 <= args.workers <= 256:
         raise Refused("--workers must be from 0 (one per core) to 256")
+    if not args.handins and (args.json or args.csv or args.format not in ("gradescope", "prairielearn")):
+        raise Refused("give the hand-in files to grade")
     if not sandbox.available():
         if not args.no_sandbox:
             raise Refused(f"{sandbox.status()['detail']}; hand-ins are strangers' code, so grade them in the page's "

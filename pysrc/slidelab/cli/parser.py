@@ -273,7 +273,8 @@ def _grade(sub, name, help) -> None:
                     "loops or crashes costs its own task alone. Prints a table (student, each task's points, total, "
                     "the first problem), or --json, or --csv.")
     grade.add_argument("exercise", metavar="EXERCISE", help="an exercise's name or .toml file")
-    grade.add_argument("handins", metavar="HANDED_IN", nargs="+", help="hand-in files")
+    grade.add_argument("handins", metavar="HANDED_IN", nargs="*", help="hand-in files (at least one, but for "
+                       "gradescope and prairielearn, whose results say when a submission holds none)")
     grade.add_argument("--workers", type=int, default=1, help="hand-ins graded at once, one process each (default 1; "
                        "0: one per core)")
     grade.add_argument("--no-sandbox", action="store_true", help="grade even where this machine gives no sandbox "
