@@ -15,6 +15,7 @@ from slidelab.core.errors import SlideLabError
 from slidelab.course import Exercise, ExerciseError, make_handin, read_exercise, shipped, shipped_text
 from slidelab.course.format import criterion_text, described, say
 from slidelab.course.grade import failed_row, problem, write_csv
+from slidelab.course.variants import positions_of
 
 MAX_FILE = 5_000_000  # bytes of an exercise or a hand-in read
 
@@ -58,7 +59,7 @@ def _exercise(args) -> int:
         return EXIT_OK
     exercise = load_exercise(args.exercise)
     language = _language(args)
-    positions = _positions(exercise, args)
+    positions = positions_of(exercise, args.student, args.student_id)
     if args.key or args.student_form or args.gradescope_bundle:
         if args.answer or args.set or args.hand_in:
             raise Refused("--key, --student-form and --gradescope-bundle are the teacher's: leave out --answer, "
@@ -146,15 +147,6 @@ def _bundle(args, exercise: Exercise) -> None:
         raise Refused(f"cannot write {args.gradescope_bundle}: {e.strerror or e}") from None
     print(f"wrote {args.gradescope_bundle}: {', '.join(names)}; upload it as the assignment's autograder "
           "(Configure Autograder, zip file upload)")
-
-
-def _positions(exercise: Exercise, args) -> dict:
-    """The positions of the student --student (or --student-id) names, drawn ones included; else the fixed ones."""
-    if not exercise.draws or not (args.student or args.student_id):
-        return dict(exercise.positions)
-    from slidelab.course.variants import positions_for, student_key
-
-    return positions_for(exercise, student_key(args.student, args.student_id))
 
 
 def _print_exercise(exercise: Exercise, positions: dict, language: str) -> None:

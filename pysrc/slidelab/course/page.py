@@ -30,7 +30,7 @@ from slidelab.course.format import (
     shipped_text,
 )
 from slidelab.course.grade import Truths, failed_row, for_student, grade_handin, problem, write_csv
-from slidelab.course.variants import positions_for, student_key
+from slidelab.course.variants import positions_of
 from slidelab.heuristics import user
 from slidelab.run.supervised import answered_error, checked_values, state_codec
 from slidelab.space.explore import MAX_POSITIONS
@@ -60,15 +60,9 @@ def open_exercise(request) -> dict:
     work is kept under it, and a hand-in names it). With "student" (and "student_id"), its positions are that
     student's, the drawn ones included; without, the fixed ones alone."""
     exercise, text = _exercise(request)
-    answer = dict(described(exercise), toml=text, student_text=exercise.student_text, sha256=exercise.student_sha256,
-                  text_sha256=exercise.sha256)  # the key a student's work was kept under before student forms
-    student, student_id = request.get("student"), request.get("student_id")
-    if exercise.draws and (isinstance(student, str) and student.strip() or isinstance(student_id, str)
-                           and student_id.strip()):
-        answer["positions"] = positions_for(exercise, student_key(student if isinstance(student, str) else "",
-                                                                  student_id if isinstance(student_id, str)
-                                                                  else None))
-    return answer
+    return dict(described(exercise), toml=text, student_text=exercise.student_text, sha256=exercise.student_sha256,
+                text_sha256=exercise.sha256,  # the key a student's work was kept under before student forms
+                positions=positions_of(exercise, request.get("student"), request.get("student_id")))
 
 
 def key(request) -> dict:
@@ -79,11 +73,7 @@ def key(request) -> dict:
     exercise, _ = _exercise(request)
     if not exercise.has_key:
         raise ExerciseError("this is a student form: it holds no answers", reason="no_key")
-    student, student_id = request.get("student"), request.get("student_id")
-    named = isinstance(student, str) and student.strip() or isinstance(student_id, str) and student_id.strip()
-    positions = positions_for(exercise, student_key(student if isinstance(student, str) else "",
-                                                    student_id if isinstance(student_id, str) else None)) \
-        if exercise.draws and named else dict(exercise.positions)
+    positions = positions_of(exercise, request.get("student"), request.get("student_id"))
     return {"ok": True, "key": answer_key(exercise, positions), "positions": positions}
 
 

@@ -27,6 +27,16 @@ def student_key(name: str | None, student_id: str | None = None) -> str:
     return "name:" + " ".join((name or "").split()).casefold()
 
 
+def positions_of(exercise: Exercise, student=None, student_id=None) -> dict:
+    """The positions of the student a request or a command names (`student`, `student_id`: text, or anything else
+    for none), drawn ones included; with no one named, the fixed ones alone."""
+    name = student if isinstance(student, str) else ""
+    number = student_id if isinstance(student_id, str) else None
+    if not exercise.draws or not (name.strip() or (number or "").strip()):
+        return dict(exercise.positions)
+    return positions_for(exercise, student_key(name, number))
+
+
 def positions_for(exercise: Exercise, key: str) -> dict:
     """Every position of the exercise for the student `key` (student_key): the fixed ones, and each drawn one as
     that student draws it. ExerciseError when a draw finds no position."""
