@@ -141,6 +141,9 @@ def grade_handin(exercise: Exercise, text: str, name: str, right: Truths, evalua
     return row
 
 
+# what a row's detail adds, written once here and taken off again by for_student
+TEACHER_GRADES = ": your teacher grades it"
+ENGINE_FINDS = " (the engine finds "
 OTHER_VERSION = ("made for another version of this exercise (its text changed since the student opened it): "
                  "graded against this one")
 
@@ -160,10 +163,10 @@ def for_student(row: dict, exercise: Exercise) -> dict:
         if level == "nothing" and answered:
             result = {"points": 0, "max": result["max"], "status": "ungraded", "detail": "answered"}
         elif task.kind == "predict" and answered:
-            detail = result["detail"].removesuffix(": your teacher grades it")  # a student form's says it already
-            result = dict(result, points=0, status="ungraded", detail=f"{detail}: your teacher grades it")
+            detail = result["detail"].removesuffix(TEACHER_GRADES)  # a student form's says it already
+            result = dict(result, points=0, status="ungraded", detail=detail + TEACHER_GRADES)
         elif level == "right_or_wrong" and task.kind == "measure":
-            result["detail"] = result["detail"].split(" (the engine finds")[0]
+            result["detail"] = result["detail"].split(ENGINE_FINDS)[0]
         elif level == "right_or_wrong":
             result = {k: v for k, v in result.items() if k not in ("board", "criteria")}
             result["detail"] = {"right": "every criterion met", "partly": "some criteria met"}.get(
@@ -183,7 +186,7 @@ def _grade_answer(task: ExerciseTask, given, right) -> dict:
     if given is None or given == "":
         return dict(result, status="unanswered", detail="not answered")
     if task.kind == "predict" and task.answer is None:  # a student form: the right choice is not known here
-        return dict(result, status="ungraded", detail=f"chose {str(given)[:40]}: your teacher grades it")
+        return dict(result, status="ungraded", detail=f"chose {str(given)[:40]}{TEACHER_GRADES}")
     if task.kind == "predict":
         right_choice = given == task.answer
         return dict(result, points=task.points if right_choice else 0, status="right" if right_choice else "wrong",
@@ -198,7 +201,7 @@ def _grade_answer(task: ExerciseTask, given, right) -> dict:
     close = abs(given - right) <= task.tolerance  # exact for ints of any size
     shown = f"{given:g}" if isinstance(given, float) else str(given)[:40]
     return dict(result, points=task.points if close else 0, status="right" if close else "wrong",
-                detail=f"answered {shown}" + ("" if close else f" (the engine finds {right:,})"))
+                detail=f"answered {shown}" + ("" if close else f"{ENGINE_FINDS}{right:,})"))
 
 
 def grade_heuristic(exercise: Exercise, task: ExerciseTask, code, evaluator=None, positions=None) -> dict:
