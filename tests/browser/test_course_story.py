@@ -115,6 +115,8 @@ def test_a_teacher_writes_an_exercise_and_two_students_get_their_own_positions(b
     # the teacher grades both in the page (the exercise written is open: Preview), and on the command line
     page.click("#exercise .editor-preview")
     expect(page.locator("#exercise .exercise-title")).to_contain_text("Week 4", timeout=30_000)
+    page.click("#exercise .exercise-link")  # the panel's Copy a link: the same student form, the same link
+    expect(page.locator("#exercise .exercise-status")).to_have_text(f"Link copied: {link}")
     page.click("#exercise .grade-view summary")
     page.set_input_files("#exercise .grade-files", [str(p) for p in handed.values()])
     page.click("#exercise .grade-run")

@@ -12,7 +12,7 @@
 // "Check my work" grades it here, telling what the exercise lets it (its check_my_work; grader.js).
 
 import { Solver } from './bridge.js';
-import { ExerciseEditor } from './exercise_editor.js';
+import { ExerciseEditor, textLink } from './exercise_editor.js';
 import { Grader } from './grader.js';
 import { GradeTable } from './grading.js';
 import { errorText, escapeHTML, inLanguage, t, tHTML, withCode } from './i18n.js';
@@ -20,7 +20,6 @@ import { saveFile } from './save_file.js';
 
 const OPEN = 'slidelab-exercise-open';  // localStorage: {toml: its student form, url?} of the exercise open last
 const WORK = 'slidelab-exercise-work:';  // + sha256: {student, answers, code}
-const MAX_LINK_TEXT = 4000;  // characters of an exercise's student form a link may carry itself
 
 
 export class Exercises {
@@ -372,7 +371,7 @@ export class Exercises {
     let hash;
     if (stored?.url) hash = `#exercise=${encodeURIComponent(stored.url)}`;
     else if (shipped) hash = `#exercise=${ex.id}`;
-    else if (ex.student_text.length <= MAX_LINK_TEXT) hash = `#exercise-text=${encodeURIComponent(ex.student_text)}`;
+    else hash = textLink(ex.student_text);
     if (!hash) {
       this.#status(t('exercise.no-link'), 'error');
       return;

@@ -9,7 +9,7 @@ import { errorText, escapeHTML, inLanguage, t } from './i18n.js';
 import { saveFile } from './save_file.js';
 
 const DRAFT = 'slidelab-exercise-draft';  // localStorage: the TOML being written
-const MAX_LINK_TEXT = 4000;  // characters of a student form a link may carry itself (as exercise.js)
+const MAX_LINK_TEXT = 4000;  // characters of a student form a link may carry itself
 const TEMPLATE = `format = 1
 id = "my-exercise"
 title = { en = "My exercise" }
@@ -102,11 +102,12 @@ export class ExerciseEditor {
   }
 
   #copyLink(answer) {
-    if (answer.student_text.length > MAX_LINK_TEXT) {
+    const hash = textLink(answer.student_text);
+    if (!hash) {
       this.#say(t('exercise.no-link'), 'error');
       return;
     }
-    const url = new URL(`#exercise-text=${encodeURIComponent(answer.student_text)}`, location.href).href;
+    const url = new URL(hash, location.href).href;
     navigator.clipboard?.writeText(url).then(() => this.#say(t('editor.link-copied', { url })),
       () => this.#say(url));
   }
@@ -115,6 +116,11 @@ export class ExerciseEditor {
     this.ui.status.textContent = text;
     this.ui.status.className = `message editor-status ${tone}`.trim();
   }
+}
+
+/** The link fragment that carries an exercise's student form itself, or null when it is too long for a link. */
+export function textLink(studentText) {
+  return studentText.length <= MAX_LINK_TEXT ? `#exercise-text=${encodeURIComponent(studentText)}` : null;
 }
 
 function read() {
