@@ -5,6 +5,8 @@
     python3 build.py build              build the static site into dist/ only
     ... serve|build --with-78           the same, the page also offering the 15-puzzle's 7-8 tables (92 MB; the first
                                         time builds them: about half an hour of one core and 4.7 GB of memory)
+    ... serve|build --with-6666         the same, the page also offering the 24-puzzle's 6-6-6-6 tables (13 MB; the
+                                        first time builds them: about half an hour of one core and 2.6 GB of memory)
     python3 build.py test [PYTEST ARGS] set up .venv and a Chromium, build, run every test (unit and browser)
 
 Everything downloaded is pinned and cached under .cache/, so a second run is fast and needs no network. The built
@@ -60,9 +62,10 @@ BUILD_ONLY = {"slidelab/cli/", "slidelab/batch/", "slidelab/__main__.py", "slide
               "slidelab/run/namespaces.py", "slidelab/run/seccomp.py", "slidelab/core/wheel.py",
               "slidelab/course/exports.py"}
 # pattern databases served to the browser (3x4 tables also serve 4x3); 4x4-771: the 7-7-1 tables the page offers as a
-# download (they come with the package: copied, not built); 4x4-78: the 7-8 ones, served only when asked (--with-78)
+# download (they come with the package: copied, not built); the large sets served only when asked (--with-78,
+# --with-6666): the 15-puzzle's 7-8 tables, the 24-puzzle's 6-6-6-6 ones
 PDB_SHAPES = ["4x4", "3x4", "4x4-771"]
-PDB_LARGEST = "4x4-78"
+PDB_ASKED = {"78": "4x4-78", "6666": "5x5-6666"}
 PDB_CACHE = CACHE / "pdb"  # built once, reused by every later build and by the tests (SLIDELAB_PDB_DIR)
 EXPLORED_SHAPES = ["3x4", "4x3", "2x6", "6x2"]  # 12-cell boards: explored once with numpy, served as data/explored.json
 EXPLORED_CACHE = CACHE / "explored"
@@ -178,16 +181,16 @@ def build_wheel(out_dir: Path) -> Path:
 # Assembling dist/
 
 
-def build_pattern_databases(out_dir: Path, python: str = sys.executable, with_78: bool = False) -> None:
+def build_pattern_databases(out_dir: Path, python: str = sys.executable, asked: tuple = ()) -> None:
     """Write the served pattern-database files into out_dir, building missing ones into .cache/pdb first, and their
     sizes into out_dir/files.json ({"files": {name: bytes}}: which tables the page may offer, and what a download
     costs).
 
-    The first build takes minutes (faster when numpy is importable by `python`); later builds copy the cache. With
-    `with_78` the 7-8 tables too: their first build takes about half an hour of one core (slidelab pdb 4x4-78).
+    The first build takes minutes (faster when numpy is importable by `python`); later builds copy the cache. The
+    large sets `asked` (keys of PDB_ASKED) too: the first build of each takes about half an hour of one core.
     """
     env = dict(os.environ, PYTHONPATH=str(PYSRC), SLIDELAB_PDB_DIR=str(PDB_CACHE))
-    shapes = [*PDB_SHAPES, PDB_LARGEST] if with_78 else PDB_SHAPES
+    shapes = [*PDB_SHAPES, *(PDB_ASKED[name] for name in asked)]
     run([python, "-m", "slidelab", "pdb", *shapes, "--out", out_dir], env=env)
     sizes = {path.name: path.stat().st_size for path in sorted(Path(out_dir).glob("*.slpdb"))}
     (Path(out_dir) / "files.json").write_text(json.dumps({"files": sizes}, indent=0) + "\n")
@@ -215,9 +218,9 @@ def build_explored(out_file: Path, python: str = sys.executable) -> None:
     out_file.write_text(json.dumps({"command": "slidelab explore SHAPE --engine numpy --json", "boards": boards}))
 
 
-def build_site(python: str | None = None, with_78: bool = False) -> Path:
+def build_site(python: str | None = None, asked: tuple = ()) -> Path:
     """Assemble the static site in dist/: the web app, Pyodide, PyScript, micropip, the slidelab wheel and the
-    pattern databases (the 7-8 ones too `with_78`), and the explored state spaces of the 12-cell boards."""
+    pattern databases (the large sets `asked` too: PDB_ASKED), and the explored state spaces of the 12-cell boards."""
     pyodide = npm_package("pyodide", PYODIDE_VERSION)
     pyscript = npm_package("@pyscript/core", PYSCRIPT_VERSION)
     micropip = micropip_wheel()
@@ -243,7 +246,7 @@ def build_site(python: str | None = None, with_78: bool = False) -> Path:
             shutil.copy2(path, core / path.name)
 
     python = python or build_python()
-    build_pattern_databases(staging / "pdb", python, with_78)
+    build_pattern_databases(staging / "pdb", python, asked)
     build_explored(staging / "data" / "explored.json", python)
     wheel = build_wheel(staging / "wheels")
     # passthrough: PyScript hands the wheel to the worker's loadPyodide (web/js/pyodide_start.mjs), never to micropip
@@ -421,14 +424,18 @@ def main(argv=None) -> int:
         command.add_argument("--with-78", action="store_true",
                              help="also serve the 15-puzzle's 7-8 tables (92 MB; the first time builds them: about "
                                   "half an hour of one core and 4.7 GB of memory)")
+        command.add_argument("--with-6666", action="store_true",
+                             help="also serve the 24-puzzle's 6-6-6-6 tables (13 MB; the first time builds them: "
+                                  "about half an hour of one core and 2.6 GB of memory)")
     sub.add_parser("test", help="set up, build and run every test; extra arguments go to pytest")
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "test":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    asked = tuple(name for name in PDB_ASKED if getattr(args, f"with_{name}", False))
     if args.command == "build":
-        build_site(with_78=args.with_78)
+        build_site(asked=asked)
     elif args.command == "serve":
-        build_site(with_78=args.with_78)
+        build_site(asked=asked)
         server = make_server(DIST, args.port)
         print(f"Slide Lab is served at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)", flush=True)
         try:

@@ -65,6 +65,21 @@ def test_a_resume_may_record_in_another_file_and_takes_the_recorded_split(tmp_pa
     assert read(second)["search"]["split_for"] == 2 and "finished" not in read(first)
 
 
+def test_a_search_begun_serially_is_checkpointed_from_its_split(tmp_path):
+    """With `split_after_s` (the page's way) the serial iterations are recorded as the split search's own, and the
+    resume goes on split at once from the recorded bound: it counts the iterations as an uninterrupted search does."""
+    path = str(tmp_path / "korf79.json")
+    stopped = api.solve(korf_79(checkpoint=path, split_after_s=0.001, max_nodes=LIMITED))
+    assert stopped["error"]["code"] == "limit"
+    state = read(path)
+    assert state["bound"] == 42 and state["counted"]["iterations"], state
+    recorded = [(i["bound"], i["expanded"]) for i in state["counted"]["iterations"]]
+    resumed = api.solve(korf_79(resume=path, split_after_s=0.001))
+    assert resumed["ok"] and resumed["length"] == 42, resumed
+    assert complete_iterations(resumed) == recorded  # each bound once: the serial ones, then the split ones
+    assert [b for b, _ in recorded] == list(range(28, 42, 2))
+
+
 @pytest.mark.parametrize("change, message", [
     ({"heuristic": "linear_conflict"}, "heuristic 'manhattan' where this one has 'linear_conflict'"),
     ({"board": "1 0 9 7/11 13 5 3/14 12 4 2/8 6 10 15"}, "another search (board"),
@@ -114,9 +129,7 @@ def test_a_checkpoint_naming_subtrees_the_split_lacks_is_refused(tmp_path):
 
 @pytest.mark.parametrize("request_, message", [
     ({"checkpoint": "x.json", "algorithm": "astar"}, "leave 'checkpoint' and 'resume' out"),
-    ({"checkpoint": "x.json", "engine": "page"}, "the page's searches keep none"),
     ({"checkpoint": ""}, "needs a file name"),
-    ({"checkpoint": "x.json", "split_after_s": 1}, "split at once"),
     ({"checkpoint": 3}, "'checkpoint' must be text"),
 ])
 def test_requests_refused(request_, message):
@@ -198,3 +211,19 @@ def test_the_progress_line_says_the_bound_nodes_rate_and_time_left(capsys):
         "slidelab: bound 60, 20,000 nodes, 200 nodes/s, iteration about 24% (growth 7.0), ~3 min left",
         "slidelab: bound 60, 32,000 nodes, 200 nodes/s, iteration about 49% (growth 7.0), ~2 min left",
     ]
+
+
+def test_a_split_search_says_how_far_its_iteration_has_got():
+    """The page says what the command line says: a split search's progress events carry the prediction
+    (control.iteration_ahead) once two iterations ended with nodes, and none before."""
+    from slidelab.core.control import iteration_ahead
+
+    assert iteration_ahead([1_000, 7_000], 20_000, 200) == {"share": 0.245, "growth": 7.0, "left_s": 185.0}
+    assert iteration_ahead([7_000], 20_000, 200) is None
+    events = []
+    api.solve(korf_79(), on_progress=events.append)
+    split = [e for e in events if e.get("type") == "progress" and "workers" in e]
+    assert split, "the search reported no progress of its split"
+    for event in split:
+        assert event.get("iteration") == iteration_ahead(event["iterations"], event["expanded"], event["nodes_per_s"])
+    assert any("iteration" in e and 0 < e["iteration"]["share"] < 1 and e["iteration"]["left_s"] > 0 for e in split)

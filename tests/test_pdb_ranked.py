@@ -324,7 +324,8 @@ def test_the_24_puzzle_set_solves_optimally_and_auto_takes_it_once_built(cache, 
     slow = run(generic_idastar(puzzle, h, Limits(), False))  # the whole tree, h looked up afresh at every position
     assert len(fast.moves) == len(slow.moves) and puzzle.replay(fast.moves) == puzzle.goal
     assert pdb.plan(SlidingPuzzle(4, 4, tuple(range(1, 16)) + (0,)), "pdb6666") == []
-    assert "pdb6666" not in [t["name"] for t in api.describe()["download_tables"]]  # the command line's
+    offered = {t["name"]: t for t in api.describe()["download_tables"]}
+    assert offered["pdb6666"]["files"] == {"5x5": [f"5x5_{'-'.join(map(str, g))}.ranked.slpdb" for g in groups]}
 
 
 def test_the_large_sets_are_for_the_15_puzzle_only():
@@ -366,7 +367,9 @@ def test_auto_uses_the_set_a_request_chooses(tmp_path, monkeypatch):
     files._TABLES.update((name, b"") for name, *_ in pdb.plan(api.make_puzzle(request), "pdb771"))  # installed
     assert pdb.auto_table_set(api.make_puzzle(request)) == "pdb771"
     assert api.pattern_databases(dict(request, tables="pdb"))["set"] == "pdb"
-    largest, page = api.describe()["download_tables"]  # largest first
+    twenty_four, largest, page = api.describe()["download_tables"]  # largest first, the smallest last
+    assert twenty_four["name"] == "pdb6666" and len(twenty_four["files"]["5x5"]) == 4
+    assert twenty_four["memory_bytes"] == 4 * (math.perm(25, 6) * 17 // 64) == 135_481_500
     assert page == {"name": "pdb771", "files": {"4x4": [t["name"] for t in offered["tables"]]},
                     "memory_bytes": sum(frames.packed_bytes(t["entries"]) for t in offered["tables"])}
     assert largest["name"] == "pdb78" and largest["files"]["4x4"][0] == page["files"]["4x4"][0]

@@ -187,14 +187,15 @@ def _checkpoint(parsed: Solve, plan, heuristic):
     if plan.checkpoint is None:
         return None
     from slidelab.heuristics import pdb
-    from slidelab.run.checkpoint import Checkpoint, resume_from
+    from slidelab.run.checkpoint import EVERY_S, PAGE_EVERY_S, Checkpoint, resume_from
 
     puzzle = parsed.puzzle
     tables = [entry[0] for entry in pdb.plan(puzzle, heuristic.name)] if heuristic.name in pdb.TABLE_SETS else []
     search = {"puzzle": parsed.position.puzzle, "rule": parsed.position.rule, "board": puzzle.format(puzzle.start),
               "goal": puzzle.format(puzzle.goal), "heuristic": heuristic.name, "tables": tables,
               "all_solutions": parsed.method.all_solutions}
-    return Checkpoint(plan.checkpoint, search, resume_from(plan.resume, search) if plan.resume else None)
+    return Checkpoint(plan.checkpoint, search, resume_from(plan.resume, search) if plan.resume else None,
+                      PAGE_EVERY_S if plan.engine == "page" else EVERY_S)
 
 
 def _carried(parsed: Solve, plan, checkpoint):
@@ -205,8 +206,8 @@ def _carried(parsed: Solve, plan, checkpoint):
     from slidelab.search.parallel_idastar import MAX_SPLIT
 
     if plan.engine == "page":
-        size = min(plan.workers, MAX_SPLIT)
-        return carriers.in_page(size, split_request(parsed, size), searched_of)
+        size = checkpoint.split_for if checkpoint is not None and checkpoint.resumed else min(plan.workers, MAX_SPLIT)
+        return carriers.in_page(size, split_request(parsed, size), searched_of, checkpoint)
     if plan.engine == "dask":
         from slidelab.api.split_search import split_of
 

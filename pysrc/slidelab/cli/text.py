@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from slidelab import api
+from slidelab.core.control import iteration_ahead
 
 PRINTED_LINES = 20  # lines of what your heuristic printed that the text output shows
 
@@ -290,15 +291,12 @@ class SearchProgress:
 
     @staticmethod
     def _estimate(iterations: list, expanded: int, rate: float) -> str:
-        """The iteration's share done and time left, predicted from the last iteration's nodes (of `iterations`,
-        those ended) times its growth over the one before."""
-        if len(iterations) < 2 or not iterations[-2] or rate <= 0:
+        """The iteration's share done and time left (control.iteration_ahead), at the rate of the last reports."""
+        ahead = iteration_ahead(iterations, expanded, rate)
+        if ahead is None:
             return ""
-        growth = max(iterations[-1] / iterations[-2], 1)
-        predicted = iterations[-1] * growth
-        this = expanded - sum(iterations)
-        left = max(predicted - this, 0) / rate
-        return f"iteration about {min(100 * this / predicted, 99):.0f}% (growth {growth:.1f}), ~{_duration(left)} left"
+        return (f"iteration about {100 * ahead['share']:.0f}% (growth {ahead['growth']:.1f}), "
+                f"~{_duration(ahead['left_s'])} left")
 
     def close(self):
         if self.shown:

@@ -316,7 +316,8 @@ class Parallel:
                          "than this many seconds (0: split at once; the page's pool: 0.05 unless the request says)",
                          0.0, name="split_after_s", minimum=0)
     checkpoint: str | None = key("a file to record the search in as it goes (the bound, the subtrees searched), for a "
-                                 "resume after a stop (not the page's)")
+                                 "resume after a stop (the page's: a file of its worker's, which it keeps in the "
+                                 "browser's storage)")
     resume: str | None = key("a checkpoint file to go on from: the same search, its finished work kept (it is "
                              "written on unless 'checkpoint' names another)")
 
@@ -334,8 +335,6 @@ def parallel_of(request, method: Method, code: UserCode | None) -> Parallel | No
     checkpoint = option_of(request, "checkpoint", str, resume)
     if "" in (resume, checkpoint):
         raise BadRequest("a checkpoint needs a file name")
-    if checkpoint is not None and engine == "page":
-        raise BadRequest("a checkpoint is a file: the page's searches keep none")
     value = whole(request.get("workers"))
     if engine == "processes" and (value is None or value == 1 and is_int(value)) and checkpoint is None:
         return None
@@ -350,8 +349,8 @@ def parallel_of(request, method: Method, code: UserCode | None) -> Parallel | No
     after_s = request.get("split_after_s", PAGE_SPLIT_AFTER_S if engine == "page" else 0.0)
     if isinstance(after_s, bool) or not isinstance(after_s, (int, float)) or not 0 <= after_s < math.inf:
         raise BadRequest("'split_after_s' must be a number of seconds, 0 or more")
-    if checkpoint is not None and after_s:
-        raise BadRequest("a checkpointed search is split at once: leave 'split_after_s' out")
+    if resume is not None:
+        after_s = 0  # a resumed search goes on split, from the bound its checkpoint recorded
     return Parallel(workers, engine, address, float(after_s), checkpoint, resume)
 
 

@@ -211,6 +211,14 @@ class Tables(TypedDict):
     ready: bool
 
 
+class IterationAhead(TypedDict):
+    """How far a split search's iteration under way has got, predicted (core/control.py's iteration_ahead)."""
+
+    share: float  # of the iteration's predicted nodes, 0 to 0.99
+    growth: float  # the last ended iteration's nodes over the one before's
+    left_s: float  # at the search's rate so far
+
+
 class Progress(TypedDict):
     """A long request's progress event (core/control.py's Meter.progress builds every one)."""
 
@@ -222,6 +230,9 @@ class Progress(TypedDict):
     depth: NotRequired[int]
     elapsed_s: NotRequired[float]
     nodes_per_s: NotRequired[int]
+    workers: NotRequired[list[int]]  # a split search's: each worker's nodes expanded
+    iterations: NotRequired[list[int]]  # a split search's: each ended iteration's nodes expanded
+    iteration: NotRequired[IterationAhead]  # a split search's, once two iterations ended
 
 
 class PoolTask(TypedDict):

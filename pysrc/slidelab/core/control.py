@@ -141,6 +141,20 @@ class Meter:
         return self.stats
 
 
+def iteration_ahead(iterations: list, expanded: int, rate: float) -> dict | None:
+    """How far the iteration under way has got and how long it has left, predicted from the last ended iteration's
+    nodes (`iterations`: each ended one's expanded) times its growth over the one before, at `rate` nodes a second:
+    {"share" (0 to 0.99), "growth", "left_s"}; None before two iterations have ended. The command line's progress
+    line and the page's say it."""
+    if len(iterations) < 2 or not iterations[-2] or rate <= 0:
+        return None
+    growth = max(iterations[-1] / iterations[-2], 1)
+    predicted = iterations[-1] * growth
+    this = expanded - sum(iterations)
+    return {"share": round(min(this / predicted, 0.99), 3), "growth": round(growth, 2),
+            "left_s": round(max(predicted - this, 0) / rate, 1)}
+
+
 def run(search, on_progress=None, should_cancel=None):
     """Drive a search generator to its result, passing each progress dict to `on_progress`.
 

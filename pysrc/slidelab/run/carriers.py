@@ -64,17 +64,18 @@ def _split_for(workers: int, checkpoint) -> int:
     return checkpoint.split_for if checkpoint is not None and checkpoint.resumed else min(workers, MAX_SPLIT)
 
 
-def in_page(workers: int, request: dict, read):
-    """Parallel IDA* on the page's pool of `workers` Web Workers, this runtime (the page's solver) one of them: the
-    search generator (puzzle, heuristic, limits, all_solutions). The other workers split the search from `request` (a
-    pool request: split_search.split_of; its heuristic the one this runtime uses, `auto` decided here) and answer as
+def in_page(workers: int, request: dict, read, checkpoint=None):
+    """Parallel IDA* on the page's pool of Web Workers, this runtime (the page's solver) one of them, split for
+    `workers` (a resumed `checkpoint`'s split): the search generator (puzzle, heuristic, limits, all_solutions),
+    recorded by `checkpoint` if one is given. The other workers split the search from `request` (a pool request:
+    split_search.split_of; its heuristic the one this runtime uses, `auto` decided here) and answer as
     api.subtree_steps does; `read(answer, subtrees)` makes such an answer a Searched."""
 
     def search(puzzle, heuristic, limits, all_solutions, **resume):
         return parallel_idastar(puzzle, heuristic, limits, all_solutions, workers,
                                 lambda frontier: PageCarrier(puzzle, heuristic, frontier, all_solutions,
                                                              dict(request, heuristic=heuristic.name), read),
-                                **resume)
+                                checkpoint=checkpoint, **resume)
 
     return search
 

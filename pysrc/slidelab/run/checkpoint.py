@@ -5,11 +5,12 @@ The scheduler (scheduler.py) tells the checkpoint each task that finished (its s
 and each iteration that ended; the file says the search (`search`: its position, goal, heuristic and how it was
 split), the iteration under way (`bound`), the statistics of the iterations before it (`counted`) and the tasks of
 this iteration already searched (`done`). It is written whole to a temporary file and renamed over the old one
-(never half written), at least every EVERY_S seconds while tasks finish, at each iteration's end and when the search
-stops. A resume (`--resume FILE`) splits the same search the same way, starts at the recorded bound with the recorded
-statistics, and searches only the subtrees not done: a task that was running when the search stopped is searched
-again whole (its nodes so far are lost with it). A resume with another search's options is refused, and so is one of
-a search that finished.
+(never half written), at least every EVERY_S seconds while tasks finish (PAGE_EVERY_S in the page), at each
+iteration's end and when the search stops. A resume (`--resume FILE`) splits the same search the same way, starts at
+the recorded bound with the recorded statistics, and searches only the subtrees not done: a task that was running
+when the search stopped is searched again whole (its nodes so far are lost with it). A resume with another search's
+options is refused, and so is one of a search that finished. The page keeps its split searches' checkpoints in the
+browser's storage (web/py/worker.py posts the file, web/js/kept_search.js keeps it), in the same format.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 FORMAT = 1  # the file's "slidelab_checkpoint": a later format is refused, not misread
 EVERY_S = 10  # finished work is written at least this often: at most this much of it is lost with the client
+PAGE_EVERY_S = 2  # the page's searches (a closed tab writes nothing on its way out); a write there costs about 1 ms
 
 
 class Checkpoint:
@@ -35,8 +37,8 @@ class Checkpoint:
     "all_solutions", "split_for"}): `resumed` holds what an earlier run recorded (read by `resume_from`), else
     nothing was."""
 
-    def __init__(self, path: str, search: dict, resumed: dict | None = None):
-        self.path, self.search = path, dict(search, split_for=None)
+    def __init__(self, path: str, search: dict, resumed: dict | None = None, every_s: float = EVERY_S):
+        self.path, self.search, self.every_s = path, dict(search, split_for=None), every_s
         state = resumed or {}
         if resumed is not None:
             self.search["split_for"] = resumed["search"]["split_for"]
@@ -87,7 +89,10 @@ class Checkpoint:
 
     def round_started(self, bound: int) -> None:
         if bound != self.bound:
+            first = self.bound is None
             self.bound, self.done, self.dirty = bound, [], True
+            if first:  # a file that names its bound can be resumed at once
+                self.write()
 
     def task_done(self, subtrees, searched: Searched) -> None:
         self.done.append({"subtrees": list(subtrees), "over": None if searched.over == INF else searched.over,
@@ -108,8 +113,8 @@ class Checkpoint:
         self.write()
 
     def tick(self) -> None:
-        """Write the file if there is news and EVERY_S have passed since it was last written."""
-        if self.dirty and time.perf_counter() - self.written >= EVERY_S:
+        """Write the file if there is news and `every_s` have passed since it was last written."""
+        if self.dirty and time.perf_counter() - self.written >= self.every_s:
             self.write()
 
     def write(self) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from itertools import count
 from typing import Any, NamedTuple, Protocol
 
-from slidelab.core.control import Counts, Meter, SearchResult
+from slidelab.core.control import Counts, Meter, SearchResult, iteration_ahead
 from slidelab.core.workers import MAX_TRIES, Tries
 from slidelab.search.contour import INF
 from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, Searched, groups, iterations, split
@@ -125,6 +125,9 @@ def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry, f
     go on from, and the tasks of that iteration already searched (its split, `workers`, the carriers take from it)."""
     if checkpoint is not None and checkpoint.resumed:
         from_bound, counted = checkpoint.bound, checkpoint.counted_stats()
+    elif checkpoint is not None and counted is not None:  # begun serially: those iterations are the search's too
+        checkpoint.counted = {"expanded": counted.expanded, "generated": counted.generated,
+                              "iterations": list(counted.iterations)}
     meter = Meter(limits, counted)
     stats = meter.stats
     unsplit = {"parallel": {"workers": [{"expanded": 0}] * workers, "subtrees": 0, "workers_replaced": 0}}
@@ -280,14 +283,23 @@ class Scheduler:
             live = stats.expanded + sum(part.expanded for part in searched) + self._live(0)
             if self.meter.due(live):
                 generated = stats.generated + sum(part.generated for part in searched) + self._live(1)
-                yield self.meter.progress(stored=round_.bound + 1, bound=round_.bound, nodes=(live, generated),
-                                          workers=self.per_worker(),
-                                          iterations=[i["expanded"] for i in stats.iterations])
+                yield self._progress(round_.bound, live, generated)
         searched.append(Searched({}, [], INF, self._live(0), self._live(1)))
         for worker, nodes in self._live_per_worker().items():
             self.done[worker] = self.done.get(worker, 0) + nodes
         self.live = {}
         return searched
+
+    def _progress(self, bound: int, expanded: int, generated: int) -> dict:
+        """The progress event: every worker's nodes, the iterations ended and, once two have, how far this one has
+        got (control.iteration_ahead)."""
+        ended = [i["expanded"] for i in self.meter.stats.iterations]
+        event = self.meter.progress(stored=bound + 1, bound=bound, nodes=(expanded, generated),
+                                    workers=self.per_worker(), iterations=ended)
+        ahead = iteration_ahead(ended, expanded, event["nodes_per_s"])
+        if ahead is not None:
+            event["iteration"] = ahead
+        return event
 
     def _not_done(self, round_):
         """(the round without the tasks its checkpoint recorded as done, what searching those gave): a resumed

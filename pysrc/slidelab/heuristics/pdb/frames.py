@@ -32,9 +32,10 @@ PARTITIONS = {
 }
 
 # The large sets, ranked, largest first: Korf and Felner's 7-8 partition of the 15-puzzle (the top two rows and the
-# bottom two), and a 7-7-1 partition (15 MB of files): the same 7-tile table, another for tiles 8-14. The page offers
-# both to download (DOWNLOAD_SETS), where the site serves their files (the 7-8 ones only when it was built with them:
-# README). Then Korf and Felner's 6-6-6-6 partition of the 24-puzzle (their Figure 5), for the command line.
+# bottom two), and a 7-7-1 partition (15 MB of files): the same 7-tile table, another for tiles 8-14. Then Korf and
+# Felner's 6-6-6-6 partition of the 24-puzzle (their Figure 5). The page offers all three to download
+# (DOWNLOAD_SETS), where the site serves their files (the 7-8 and 6-6-6-6 ones only when it was built with them:
+# README).
 LARGE_PARTITIONS: dict[str, dict] = {
     "pdb78": {(4, 4): (((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),)},
     "pdb771": {(4, 4): (((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14), (15,)),)},
@@ -51,7 +52,7 @@ DUAL_TABLES: dict[str, dict] = {
 DUAL_TABLES["pdb771dual"] = DUAL_TABLES["pdb78dual"]
 LARGE_PARTITIONS["pdb78dual"] = LARGE_PARTITIONS["pdb78"]
 LARGE_PARTITIONS["pdb771dual"] = LARGE_PARTITIONS["pdb771"]
-DOWNLOAD_SETS = ("pdb78", "pdb771")
+DOWNLOAD_SETS = ("pdb6666", "pdb78", "pdb771")  # the page's: the smallest, which every site serves, last
 TABLE_SETS = ("pdb", *LARGE_PARTITIONS)  # the standard tables, then the large ranked ones, largest first
 AUTO_SETS = tuple(name for name in LARGE_PARTITIONS if name not in DUAL_TABLES)  # `auto`'s large sets, in order
 SHAPE_SUFFIX = {"pdb": "", "pdb78": "-78", "pdb771": "-771", "pdb6666": "-6666",  # `slidelab pdb 4x4-78`: "pdb78"
