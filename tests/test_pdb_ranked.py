@@ -253,7 +253,7 @@ THREE_BY_FIVE = (3, 5, ((1, 2, 3, 4), (5, 6, 10, 11), (7, 8, 9, 12), (13, 14))) 
 
 @pytest.mark.parametrize("rows, cols, groups, packed", [(*THREE_BY_THREE, False), (*THREE_BY_THREE, True),
                                                         (*FOUR_BY_FOUR, False), (*FOUR_BY_FOUR, True),
-                                                        (*THREE_BY_FIVE, False)])
+                                                        (*THREE_BY_FIVE, False), (*THREE_BY_FIVE, True)])
 def test_the_ranked_kernel_searches_exactly_as_the_direct_one(rows, cols, groups, packed, cache, monkeypatch):
     """With the same groups ranked and direct, h is the same everywhere, so the two kernels make the same search:
     the same moves and the same numbers of positions, contour by contour; and so does the kernel of packed tables

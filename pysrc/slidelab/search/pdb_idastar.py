@@ -20,10 +20,11 @@ an odd amount and every f has the bound's parity: the next contour is the bound 
 know its solution parity). Ranked tables held packed (files.PackedTable, the browser's way: about a quarter of a
 byte an entry, each the halved excess over the group's Manhattan distance, read as its block's base and 2 bits) have
 their own recursive search, which adds the moved tile's Manhattan change and keeps each group's current entry beside
-its index: 1.2-1.5 times the work a position, for a quarter of the memory. A set with dual lookups (heuristics/pdb/
-dual.py) has its own too, `search_dual`: the dual positions of the children both lookups keep are looked up from
-scratch, every child's before any is searched (pathmax: a child over the bound by more than 2 puts its parent over),
-and the children are searched smallest sum first. Tested against the generic IDA*.
+its index: 1.2-1.5 times the work a position, for a quarter of the memory (on 5 columns too: the 24-puzzle's tables
+in the browser). A set with dual lookups (heuristics/pdb/dual.py) has its own too, `search_dual`: the dual positions
+of the children both lookups keep are looked up from scratch, every child's before any is searched (pathmax: a child
+over the bound by more than 2 puts its parent over), and the children are searched smallest sum first. Tested
+against the generic IDA*.
 """
 
 from __future__ import annotations
@@ -430,14 +431,47 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                 ix1[g1] = i1
             return False
 
+        def search_wide_packed(b, mv, h0, h1, lim):
+            """search_packed on a frame of 5 columns: the 24-puzzle's tables as the browser holds them."""
+            nonlocal nodes
+            for nb, nxt, count, k0, k1 in mv:
+                t = board[nb]
+                d, g0, tab, cv, c1, c2, c3, c4, dm = k0[t]
+                x0 = ix0[g0] + d + cv[board[c1]] + cv[board[c2]] + cv[board[c3]] + cv[board[c4]]
+                e0 = bs0[g0][x0 >> 6] + (tab[x0 >> 2] >> (x0 << 1 & 6) & 3)
+                n0 = h0 + dm + (e0 - ex0[g0]) * 2
+                if n0 > lim:
+                    continue
+                d, g1, tab, cv, c1, c2, c3, c4, dm = k1[t]
+                x1 = ix1[g1] + d + cv[board[c1]] + cv[board[c2]] + cv[board[c3]] + cv[board[c4]]
+                e1 = bs1[g1][x1 >> 6] + (tab[x1 >> 2] >> (x1 << 1 & 6) & 3)
+                n1 = h1 + dm + (e1 - ex1[g1]) * 2
+                if n1 > lim:
+                    continue
+                path[lim] = t
+                if n0 == 0:
+                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
+                    if all_solutions:
+                        continue
+                    return True
+                board[b] = t
+                board[nb] = 0
+                i0, f0, i1, f1 = ix0[g0], ex0[g0], ix1[g1], ex1[g1]
+                ix0[g0], ex0[g0], ix1[g1], ex1[g1] = x0, e0, x1, e1
+                nodes += count
+                if search_wide_packed(nb, nxt, n0, n1, lim - 1):
+                    return True
+                board[nb] = t
+                board[b] = 0
+                ix0[g0], ex0[g0], ix1[g1], ex1[g1] = i0, f0, i1, f1
+            return False
+
         if dual is not None:
             if lookups[0].packed or lookups[0].cols > 4:
                 raise ValueError("dual lookups are searched with mapped or decoded tables, on at most 4 columns")
             search: Callable[..., bool] = search_dual
         elif lookups[0].cols > 4:
-            if lookups[0].packed:
-                raise ValueError("tables of boards of 5 columns are searched mapped or decoded, not packed")
-            search = search_wide
+            search = search_wide_packed if lookups[0].packed else search_wide
         else:
             search = search_packed if lookups[0].packed else search_ranked
     elif len(lookups) == 2:
