@@ -5,6 +5,7 @@
 //   formatLarge(12345678)   // '12.35 M': counts in a narrow readout
 //   formatSeconds(0.25)     // '250 ms', '1.25 s': a finished search's time
 //   formatElapsed(1.234)    // '1.2 s': a running clock
+//   formatDuration(4000)    // '67 min': a time left, as the command line says it ('45 s', '67 min', '1.6 h')
 //   compact(15000)          // '15k': axes and bar ends
 
 import { MISSING, formatCount, t } from './i18n.js';
@@ -25,6 +26,13 @@ export function formatSeconds(s) {
 
 /** The time a task has run so far, to a tenth of a second: '1.2 s'. */
 export const formatElapsed = s => (Number.isFinite(s) ? t('unit.s', { n: s.toFixed(1) }) : MISSING);
+
+/** A time left, rounded as the command line's progress line rounds it. */
+export function formatDuration(s) {
+  if (!Number.isFinite(s)) return MISSING;
+  if (s >= 5400) return t('unit.h', { n: (s / 3600).toFixed(1) });
+  return s >= 90 ? t('unit.min', { n: Math.round(s / 60) }) : t('unit.s', { n: Math.round(s) });
+}
 
 /** 950, 12k, 1.5M: short numbers for axes and bar ends. */
 export function compact(n) {

@@ -1,5 +1,6 @@
 // The larger pattern databases the page offers as a download. The engine names the sets, largest first, with their
-// files per board shape and the memory a worker holds of them (describe().download_tables); the site lists the files
+// files per board shape, the memory a worker holds of them and, where measured, the time their first install takes
+// (describe().download_tables); the site lists the files
 // it serves, with their sizes, in pdb/files.json (the 7-8 files only when it was built with them). A line under the
 // method picker offers, on a board they serve, the largest set the device's memory holds (pool.js workersFitting;
 // when a larger one is served but too large, it says so), with its size; once chosen (remembered in this browser)
@@ -15,7 +16,7 @@
 //   large.choose(request)            // the request, naming the table set chosen
 
 import { workersFitting } from './pool.js';
-import { fact, t } from './i18n.js';
+import { fact, has, t } from './i18n.js';
 
 const STORED = 'slidelab.tables';
 const STANDARD = 'pdb';
@@ -93,11 +94,16 @@ export class LargeTables {
       const { memoryGB, workerMB } = workersFitting(tooLarge.memory_bytes / 1e6);
       parts.push(t('tables.large-too-big', { name: tooLarge.label, mb: workerMB, gb: memoryGB }));
     }
-    if (larger) parts.push(t(using ? 'tables.large-better' : 'tables.large-offer', { name: larger.label }));
+    if (larger) {
+      const own = `tables.offer.${larger.name}`;  // a set that makes a board's optimal solutions reachable says so
+      parts.push(!using && has(own) ? t(own, { name: larger.label, memory: Math.round(larger.memory_bytes / 1e6) })
+        : t(using ? 'tables.large-better' : 'tables.large-offer', { name: larger.label }));
+    }
     this.text.textContent = parts.join(' ');
     this.button.hidden = !larger && !using;
-    this.button.textContent = larger ? t('tables.large-download', { mb: megabytes(this.#bytes(larger, shape)) })
-      : t('tables.large-stop');
+    const mb = larger && megabytes(this.#bytes(larger, shape));
+    this.button.textContent = !larger ? t('tables.large-stop') : larger.install_s
+      ? t('tables.large-download-time', { mb, seconds: Math.round(larger.install_s) }) : t('tables.large-download', { mb });
     this.line.dataset.state = larger ? 'offered' : (using ? 'in-use' : 'too-large');
     this.line.dataset.offered = larger?.name ?? '';
     this.setEnabled(this.#enabled);

@@ -8,6 +8,7 @@
 //   pool.size = 2;                      // workers in all, the page's solver included (1: no pool)
 //   const answer = await pool.solve(request, progress => {});     // like solver.solve; IDA* runs on the pool when
 //   pool.cancel();                                                // it is ready, every other search on the solver
+//   pool.solve(request, progress => {}, { long: true });          // a long search: on the pool at once
 //
 // Each extra worker is a whole Pyodide (a few seconds to start, and its own copy of the tables), so the pool starts
 // lazily: when its size is chosen, or the first time a search runs past a second (that search goes on as it is).
@@ -162,10 +163,13 @@ export class SolverPool {
   }
 
   /** Solve like solver.solve: on the pool when two or more workers are ready and the engine splits this request
-   * (api.splits: IDA* without limits or your heuristic), anything else on the solver. */
-  async solve(request, onProgress = () => {}) {
-    const parallel = this.#size > 1 && (await this.solver.splits(request)).splits === true;
-    if (!parallel || this.ready < 2) {
+   * (api.splits: IDA* without limits or your heuristic), anything else on the solver. A search known to be `long`
+   * (a board beyond the 15-puzzle, one that goes on from a checkpoint) goes to the pool however many workers are
+   * ready: the pool starts, and its workers join as they come. */
+  async solve(request, onProgress = () => {}, { long = false } = {}) {
+    const parallel = (this.#size > 1 || long) && (await this.solver.splits(request)).splits === true;
+    if (parallel && long) this.#grow();
+    if (!parallel || (this.ready < 2 && !long)) {
       const timer = parallel ? setTimeout(() => this.#grow(), START_AFTER_MS) : null;
       try {
         return await this.solver.solve(request, onProgress);

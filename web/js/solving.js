@@ -2,9 +2,10 @@
 // databases fetched before a search that uses them, and the optimal continuations met so far, so that a hint from a
 // known position needs no search.
 //
-//   const solving = new Solving({ progress, bound, nodes, rate, elapsed, note, cancel }, { solver, tables, stats,
-//     board, goal, rules, request, say, notice, onBusy, onAnswer, onHint });
+//   const solving = new Solving({ progress, bound, nodes, rate, elapsed, ahead, note, cancel }, { solver, tables,
+//     stats, kept, board, goal, rules, request, say, notice, onBusy, onAnswer, onHint });
 //   solving.run('solve');          // or 'hint', or 'quick' (the quick solver: not necessarily shortest)
+//   solving.run('solve', { resume: text });  // go on from a checkpoint (the position on the board is its own)
 //   solving.run('hint', { detail: 'tile' });  // a hint that names the tile (the piece) only, not where it goes
 //   solving.known(board);          // an optimal move list from `board` met so far, or undefined
 //   solving.remember(start, moves);  // an optimal solution found elsewhere (the distance meter)
@@ -19,9 +20,9 @@
 // controls may change (a task starts or stops, the quick solver is offered), onAnswer(answer, start) to show a
 // solution found from `start` (null: none while a new search runs), onHint(move, detail) to mark the hinted move
 // (null: none; detail 'tile': only the tile or piece, not where it goes). `stats` is the StatsPanel that follows a
-// search.
+// search; `kept` the KeptSearch that keeps a solve's checkpoint in the browser (kept_search.js).
 
-import { MISSING, formatCount, formatElapsed, formatLarge } from './format.js';
+import { MISSING, formatCount, formatDuration, formatElapsed, formatLarge } from './format.js';
 import { QUICK_OFFER_S, offerAtOnce, quickApplies, quickRequest } from './quick.js';
 import { errorText, t } from './i18n.js';
 
@@ -34,8 +35,9 @@ export class Solving {
   #known = new Map();   // "goal|position" -> an optimal move list from there (filled from solutions)
   #page;                // what the page gives: see the header
 
-  constructor(ui, { solver, tables, stats, board, goal, rules, request, say, notice, onBusy, onAnswer, onHint }) {
-    Object.assign(this, { ui, solver, tables, stats });
+  constructor(ui, { solver, tables, stats, kept, board, goal, rules, request, say, notice, onBusy, onAnswer,
+    onHint }) {
+    Object.assign(this, { ui, solver, tables, stats, kept });
     this.#page = { board, goal, rules, request, say, notice, onBusy, onAnswer, onHint };
     ui.cancel.addEventListener('click', () => this.stop(''));
   }
@@ -50,8 +52,9 @@ export class Solving {
     return !!this.#task?.offerQuick && this.#task.kind !== 'quick';
   }
 
-  /** Run a task on the position on the board: 'solve', 'hint' or 'quick'. */
-  async run(kind, { detail = 'move' } = {}) {
+  /** Run a task on the position on the board: 'solve', 'hint' or 'quick'; a solve keeps its checkpoint, or goes
+   * on from the checkpoint `resume` (its text). */
+  async run(kind, { detail = 'move', resume = null } = {}) {
     const page = this.#page;
     if (kind === 'hint') {
       const moves = this.known(page.board());
@@ -69,9 +72,14 @@ export class Solving {
     page.onBusy();
     let request = kind === 'hint' ? this.#hintRequest() : page.request();
     if (kind === 'quick') request = quickRequest(request);
+    if (kind === 'solve') {
+      request = resume ? this.kept.resumeRequest(request, resume) : { ...request, keep_checkpoint: true };
+    }
     request = await this.#loadTables(task, request);
-    const answer = task.stopReason === null ? await this.solver.solve(request, event => this.#showProgressEvent(event))
-      : null;
+    const heard = event => (event.type === 'checkpoint' ? this.kept.record(event.text)
+      : this.#showProgressEvent(event));
+    const long = kind === 'solve' && (resume !== null || offerAtOnce(start));  // to the pool at once
+    const answer = task.stopReason === null ? await this.solver.solve(request, heard, { long }) : null;
     this.#task = null;
     task.finish();
     this.#showProgress(false);
@@ -86,6 +94,9 @@ export class Solving {
       } else {
         this.#showHint(answer, detail);
       }
+    } else if (resume && answer.error.code === 'invalid') {  // a checkpoint the engine refused cannot go on
+      this.kept.forget();
+      page.say(t('kept.refused', { problem: errorText(answer.error) }), 'error');
     } else if (answer.error.code === 'unsolvable') {
       page.say(errorText(answer.error), 'explain');
     } else if (answer.error.code === 'limit') {
@@ -185,6 +196,7 @@ export class Solving {
     const { ui } = this;
     ui.progress.hidden = !on;
     ui.cancel.hidden = !on;
+    ui.aheadRow.hidden = true;
     ui.note.textContent = '';
     if (on) for (const out of [ui.bound, ui.nodes, ui.rate, ui.elapsed]) out.textContent = MISSING;
   }
@@ -201,6 +213,12 @@ export class Solving {
     ui.elapsed.textContent = formatElapsed(event.elapsed_s);
     ui.workersRow.hidden = !event.workers;  // a search on the pool of workers: each one's nodes
     if (event.workers) ui.workers.textContent = event.workers.map(formatLarge).join(' · ');
+    const ahead = event.iteration;  // a split search's iteration under way, predicted (control.iteration_ahead)
+    ui.aheadRow.hidden = !ahead;
+    if (ahead) {
+      ui.ahead.textContent = t('progress.ahead-says', { share: Math.round(100 * ahead.share),
+        left: formatDuration(ahead.left_s) });
+    }
     if (event.elapsed_s > QUICK_OFFER_S && task && !task.offerQuick && quickApplies(this.#page.request())) {
       task.offerQuick = true;
       this.#page.onBusy();

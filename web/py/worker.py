@@ -7,6 +7,7 @@ awaiting `asyncio.sleep(0)` between two steps, so that a `cancel()` call from th
 
 import asyncio
 import json
+import os
 
 import js
 from polyscript import xworker
@@ -78,9 +79,10 @@ def _py(value):
     return value
 
 
-async def _drive(steps):
+async def _drive(steps, kept=None):
     """Run a generator of steps to its answer: each progress event is posted to the page; an event {"ask": ...}
-    (grading) is a question to the page, whose reply() is sent back into the generator."""
+    (grading) is a question to the page, whose reply() is sent back into the generator. A search whose checkpoint
+    the page keeps (`kept`, a _KeptCheckpoint) posts the file each time it was written."""
     global _started
     number = _started
     _started += 1
@@ -93,16 +95,57 @@ async def _drive(steps):
                 answer = await _asked(event)
             else:
                 xworker.postMessage(_js(event))
+                if kept is not None:
+                    kept.post()
                 await asyncio.sleep(0)
             if number < _cancel_below:
-                steps.close()
+                steps.close()  # a split search writes its checkpoint as it stops
                 return api.error("cancelled", "the search was cancelled")
     except StopIteration as stop:
         return stop.value
+    finally:
+        if kept is not None:
+            kept.post()
+
+
+class _KeptCheckpoint:
+    """The checkpoint of a page's split search (the command line's `--checkpoint` file format), kept in this worker's
+    own file system and posted to the page, which keeps it in the browser's storage, as {"type": "checkpoint",
+    "text"} each time the search wrote it. The page asks for it with two keys of its own: `keep_checkpoint` (true),
+    and `resume_text`, a checkpoint to go on from (one the page kept, or a file from the command line)."""
+
+    FILE = "page-search-checkpoint.json"
+
+    def __init__(self, request):
+        resume_text = request.pop("resume_text", None)
+        self.wanted = request.pop("keep_checkpoint", False) or resume_text is not None
+        self.wanted = self.wanted and request.get("engine") == "page"  # only a split search keeps one
+        self.posted = resume_text
+        if not self.wanted:
+            return
+        if os.path.exists(self.FILE):
+            os.remove(self.FILE)
+        if isinstance(resume_text, str):
+            with open(self.FILE, "w", encoding="utf-8") as file:
+                file.write(resume_text)
+            request["resume"] = self.FILE
+        request["checkpoint"] = self.FILE
+
+    def post(self):
+        try:
+            with open(self.FILE, encoding="utf-8") as file:
+                text = file.read()
+        except OSError:
+            return
+        if text != self.posted:
+            self.posted = text
+            xworker.postMessage(_js({"type": "checkpoint", "text": text}))
 
 
 async def solve(request):
-    return _js(await _drive(api.solve_steps(_py(request))))
+    request = _py(request)
+    kept = _KeptCheckpoint(request)
+    return _js(await _drive(api.solve_steps(request), kept if kept.wanted else None))
 
 
 async def explore(request):

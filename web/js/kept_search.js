@@ -1,0 +1,128 @@
+// A long search kept in this browser. A search split over the page's pool writes its checkpoint as it goes (the
+// command line's `slidelab solve --checkpoint` file, the same format: web/py/worker.py posts each write); this keeps
+// the latest one in localStorage under one key, so that a search stopped by closing the tab, by Stop or by a crash
+// can go on when the page is opened again, can be downloaded and resumed with `slidelab solve --resume FILE`, and a
+// checkpoint file from the command line can go on here. Nothing else of the browser's storage is touched. A search
+// that ends with its answer is forgotten; one search is kept at a time (a new one takes its place).
+//
+//   const kept = new KeptSearch(line, { onGoOn, say });   // line: index.html's #kept-search
+//   kept.record(text);         // a checkpoint event's file text, of the search running
+//   kept.forget();             // the kept search can no longer go on (its resume was refused)
+//   kept.show(board);          // the board shown ({rows, cols, cells}; null for a token puzzle)
+//   kept.setEnabled(idle);     // the buttons wait while the solver is busy
+//   kept.resumeRequest(request, text)  // a solve request that goes on from the checkpoint `text`
+//
+// onGoOn({board, goal, rule, text}) opens the checkpoint's position and solves it from there; say(text, tone)
+// tells what went wrong with a file.
+
+import { saveFile } from './save_file.js';
+import { formatElapsed, formatLarge } from './format.js';
+import { t } from './i18n.js';
+
+const STORED = 'slidelab.search';
+const FILE_FROM_CELLS = 16;  // boards this large offer to go on from a checkpoint file even when none is kept
+
+function stored() {
+  try { return localStorage.getItem(STORED); } catch { return null; }  // storage may be off: nothing is kept
+}
+
+/** The checkpoint in `text` read ({search: {board, goal, rule, heuristic, ...}, bound, counted, done, elapsed_s}),
+ * or null when it is not one the page can go on from (the engine checks the rest). */
+export function readCheckpoint(text) {
+  let state;
+  try { state = JSON.parse(text); } catch { return null; }
+  const search = state?.search;
+  if (state?.slidelab_checkpoint !== 1 || typeof search?.board !== 'string' || typeof search.goal !== 'string'
+    || (search.puzzle ?? 'sliding') !== 'sliding' || typeof search.heuristic !== 'string') return null;
+  return state;
+}
+
+export class KeptSearch {
+  #text = stored();
+  #board = null;
+  #enabled = false;
+
+  constructor(line, { onGoOn, say }) {
+    const part = name => line.querySelector(`.kept-${name}`);
+    Object.assign(this, { line, onGoOn, say, textOut: part('text'), goOn: part('go-on'),
+      downloadButton: part('download'), forgetButton: part('forget'), file: part('file') });
+    this.goOn.addEventListener('click', () => this.#goOn(this.#text));
+    this.downloadButton.addEventListener('click', () => saveFile('slidelab-checkpoint.json', this.#text,
+      'application/json'));
+    this.forgetButton.addEventListener('click', () => this.forget());
+    this.file.addEventListener('change', () => this.#open(this.file.files[0]));
+  }
+
+  record(text) {
+    const state = readCheckpoint(text);
+    if (!state) return;
+    if (state.finished) {
+      this.forget();
+      return;
+    }
+    this.#text = text;
+    try { localStorage.setItem(STORED, text); } catch { /* not kept past this page */ }
+    this.show(this.#board);
+  }
+
+  forget() {
+    this.#text = null;
+    try { localStorage.removeItem(STORED); } catch { /* nothing was kept */ }
+    this.show(this.#board);
+  }
+
+  /** The solve request `request` going on from the checkpoint `text`, with its heuristic (the same search). */
+  resumeRequest(request, text) {
+    const { search } = readCheckpoint(text);
+    return { ...request, algorithm: 'idastar', heuristic: search.heuristic, resume_text: text };
+  }
+
+  show(board) {
+    this.#board = board;
+    const state = this.#text && readCheckpoint(this.#text);
+    const large = board && board.cells.length >= FILE_FROM_CELLS;
+    this.line.hidden = !state && !large;
+    for (const button of [this.goOn, this.downloadButton, this.forgetButton]) button.hidden = !state;
+    this.line.dataset.state = state ? 'kept' : 'none';
+    if (!state) {
+      this.textOut.textContent = '';
+      return;
+    }
+    const rows = state.search.board.split('/').length;
+    const cols = state.search.board.split('/')[0].trim().split(/\s+/).length;
+    this.textOut.textContent = t('kept.text', {
+      shape: `${rows}×${cols}`, bound: state.bound ?? '–', nodes: formatLarge(state.counted.expanded
+        + state.done.reduce((sum, task) => sum + task.expanded, 0)),
+      time: formatElapsed(state.elapsed_s),
+    });
+    this.setEnabled(this.#enabled);
+  }
+
+  setEnabled(enabled) {
+    this.#enabled = enabled;
+    this.goOn.disabled = this.file.disabled = !enabled;
+  }
+
+  #goOn(text) {
+    const state = readCheckpoint(text);
+    if (!state) return;
+    const { board, goal, rule } = state.search;
+    this.onGoOn({ board, goal, rule: rule ?? undefined, text });
+  }
+
+  async #open(chosen) {
+    if (!chosen) return;
+    const text = await chosen.text().catch(() => '');
+    this.file.value = '';
+    const state = readCheckpoint(text);
+    if (!state) {
+      this.say(t('kept.not-a-checkpoint', { name: chosen.name }), 'error');
+      return;
+    }
+    if (state.finished) {
+      this.say(t('kept.finished', { name: chosen.name, length: state.finished.length }), 'explain');
+      return;
+    }
+    this.#goOn(text);
+  }
+}
