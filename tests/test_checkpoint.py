@@ -220,6 +220,7 @@ def test_a_split_search_says_how_far_its_iteration_has_got():
 
     assert iteration_ahead([1_000, 7_000], 20_000, 200) == {"share": 0.245, "growth": 7.0, "left_s": 185.0}
     assert iteration_ahead([7_000], 20_000, 200) is None
+    assert iteration_ahead([1_000, 0], 20_000, 200) is None  # an iteration of no nodes (split from the start)
     events = []
     api.solve(korf_79(), on_progress=events.append)
     split = [e for e in events if e.get("type") == "progress" and "workers" in e]

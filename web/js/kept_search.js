@@ -7,7 +7,7 @@
 //
 //   const kept = new KeptSearch(line, { onGoOn, say });   // line: index.html's #kept-search
 //   kept.record(text);         // a checkpoint event's file text, of the search running
-//   kept.forget();             // the kept search can no longer go on (its resume was refused)
+//   kept.refused(text);        // the engine refused to go on from `text`: forgotten if it is the one kept
 //   kept.show(board);          // the board shown ({rows, cols, cells}; null for a token puzzle)
 //   kept.setEnabled(idle);     // the buttons wait while the solver is busy
 //   kept.resumeRequest(request, text)  // a solve request that goes on from the checkpoint `text`
@@ -63,6 +63,11 @@ export class KeptSearch {
     this.#text = text;
     try { localStorage.setItem(STORED, text); } catch { /* not kept past this page */ }
     this.show(this.#board);
+  }
+
+  /** The engine refused to go on from `text`: it is forgotten if it is the one kept (a file opened is not). */
+  refused(text) {
+    if (text === this.#text) this.forget();
   }
 
   forget() {

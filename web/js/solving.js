@@ -95,7 +95,7 @@ export class Solving {
         this.#showHint(answer, detail);
       }
     } else if (resume && answer.error.code === 'invalid') {  // a checkpoint the engine refused cannot go on
-      this.kept.forget();
+      this.kept.refused(resume);
       page.say(t('kept.refused', { problem: errorText(answer.error) }), 'error');
     } else if (answer.error.code === 'unsolvable') {
       page.say(errorText(answer.error), 'explain');

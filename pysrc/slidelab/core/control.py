@@ -144,9 +144,9 @@ class Meter:
 def iteration_ahead(iterations: list, expanded: int, rate: float) -> dict | None:
     """How far the iteration under way has got and how long it has left, predicted from the last ended iteration's
     nodes (`iterations`: each ended one's expanded) times its growth over the one before, at `rate` nodes a second:
-    {"share" (0 to 0.99), "growth", "left_s"}; None before two iterations have ended. The command line's progress
-    line and the page's say it."""
-    if len(iterations) < 2 or not iterations[-2] or rate <= 0:
+    {"share" (0 to 0.99), "growth", "left_s"}; None before two iterations with nodes have ended. The command line's
+    progress line and the page's say it."""
+    if len(iterations) < 2 or not iterations[-2] or not iterations[-1] or rate <= 0:
         return None
     growth = max(iterations[-1] / iterations[-2], 1)
     predicted = iterations[-1] * growth

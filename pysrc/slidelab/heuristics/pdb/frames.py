@@ -53,6 +53,9 @@ DUAL_TABLES["pdb771dual"] = DUAL_TABLES["pdb78dual"]
 LARGE_PARTITIONS["pdb78dual"] = LARGE_PARTITIONS["pdb78"]
 LARGE_PARTITIONS["pdb771dual"] = LARGE_PARTITIONS["pdb771"]
 DOWNLOAD_SETS = ("pdb6666", "pdb78", "pdb771")  # the page's: the smallest, which every site serves, last
+# The seconds a first download and install of a set took in the page, from a local site, where it was measured
+# (bench/bench_browser_24.py; docs/benchmarks.md): the page says it before the user agrees to the download.
+INSTALL_S = {"pdb6666": 3.0}
 TABLE_SETS = ("pdb", *LARGE_PARTITIONS)  # the standard tables, then the large ranked ones, largest first
 AUTO_SETS = tuple(name for name in LARGE_PARTITIONS if name not in DUAL_TABLES)  # `auto`'s large sets, in order
 SHAPE_SUFFIX = {"pdb": "", "pdb78": "-78", "pdb771": "-771", "pdb6666": "-6666",  # `slidelab pdb 4x4-78`: "pdb78"

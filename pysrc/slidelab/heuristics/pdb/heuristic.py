@@ -22,6 +22,7 @@ from slidelab.heuristics.pdb.frames import (
     AUTO_SETS,
     DOWNLOAD_SETS,
     DUAL_TABLES,
+    INSTALL_S,
     LARGE_PARTITIONS,
     MAX_CELLS,
     SHAPE_SUFFIX,
@@ -207,7 +208,8 @@ def large_pattern_database(puzzle, directory=None):
 
 def download_tables() -> list[dict]:
     """The large sets the page may offer to download, largest first: {"name", "files": {shape: [file names]},
-    "memory_bytes": what a runtime holds of a board's tables packed (files.PackedTable: the browser's way)}. The page
+    "memory_bytes": what a runtime holds of a board's tables packed (files.PackedTable: the browser's way),
+    "install_s"?: what their first download and install took where it was measured}. The page
     offers a set where the site serves its files (pdb/files.json)."""
     sets = []
     for name in DOWNLOAD_SETS:
@@ -218,6 +220,8 @@ def download_tables() -> list[dict]:
         memory = max(sum(cost(rows, cols, cells, True)["packed_bytes"] for cells in dict.fromkeys(
             cells for part in parts for cells in part)) for (rows, cols), parts in shapes.items())
         sets.append({"name": name, "files": files, "memory_bytes": memory})
+        if name in INSTALL_S:
+            sets[-1]["install_s"] = INSTALL_S[name]
     return sets
 
 
