@@ -7,7 +7,7 @@
 //
 //   const kept = new KeptSearch(line, { onGoOn, say });   // line: index.html's #kept-search
 //   kept.record(text);         // a checkpoint event's file text, of the search running
-//   kept.refused(text);        // the engine refused to go on from `text`: forgotten if it is the one kept
+//   kept.refused(text, before);  // the engine refused to go on from `text`: `before` (kept when it began) is kept
 //   kept.show(board);          // the board shown ({rows, cols, cells}; null for a token puzzle)
 //   kept.setEnabled(idle);     // the buttons wait while the solver is busy
 //   kept.resumeRequest(request, text)  // a solve request that goes on from the checkpoint `text`
@@ -53,26 +53,32 @@ export class KeptSearch {
     this.file.addEventListener('change', () => this.#open(this.file.files[0]));
   }
 
-  record(text) {
-    const state = readCheckpoint(text);
-    if (!state) return;
-    if (state.finished) {
-      this.forget();
-      return;
-    }
-    this.#text = text;
-    try { localStorage.setItem(STORED, text); } catch { /* not kept past this page */ }
-    this.show(this.#board);
+  /** The checkpoint kept (its text), or null. */
+  get text() {
+    return this.#text;
   }
 
-  /** The engine refused to go on from `text`: it is forgotten if it is the one kept (a file opened is not). */
-  refused(text) {
-    if (text === this.#text) this.forget();
+  record(text) {
+    const state = readCheckpoint(text);
+    if (state) this.#keep(state.finished ? null : text);
+  }
+
+  /** The engine refused to go on from `text`: the search kept when it began (`before`) is kept again, unless it was
+   * that one (a file opened never costs the search kept). */
+  refused(text, before) {
+    this.#keep(before === text ? null : before);
   }
 
   forget() {
-    this.#text = null;
-    try { localStorage.removeItem(STORED); } catch { /* nothing was kept */ }
+    this.#keep(null);
+  }
+
+  #keep(text) {
+    this.#text = text;
+    try {
+      if (text === null) localStorage.removeItem(STORED);
+      else localStorage.setItem(STORED, text);
+    } catch { /* storage is off: kept in this page only */ }
     this.show(this.#board);
   }
 

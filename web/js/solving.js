@@ -72,6 +72,7 @@ export class Solving {
     page.onBusy();
     let request = kind === 'hint' ? this.#hintRequest() : page.request();
     if (kind === 'quick') request = quickRequest(request);
+    const keptBefore = this.kept.text;
     if (kind === 'solve') {
       request = resume ? this.kept.resumeRequest(request, resume) : { ...request, keep_checkpoint: true };
     }
@@ -95,7 +96,7 @@ export class Solving {
         this.#showHint(answer, detail);
       }
     } else if (resume && answer.error.code === 'invalid') {  // a checkpoint the engine refused cannot go on
-      this.kept.refused(resume);
+      this.kept.refused(resume, keptBefore);
       page.say(t('kept.refused', { problem: errorText(answer.error) }), 'error');
     } else if (answer.error.code === 'unsolvable') {
       page.say(errorText(answer.error), 'explain');
