@@ -9,8 +9,9 @@ Serves dist/ (built with the 6-6-6-6 tables) and drives headless Chromium (Debia
 1. a fresh browser opens a 5x5 position: the time from a click on the tables' download until they are in use (their
    fetch and the page's solver's install: what the offer says before the user agrees);
 2. each of Korf and Felner's positions (tests/data/korf24-batch.txt): solved in the page on --workers workers, then
-   by this CPython split over as many forked processes (api.solve, `workers`), in turns, so that the page / CPython
-   ratio holds on a busy machine: length, nodes expanded and generated, wall time of each, and their ratios;
+   by this CPython split over as many forked processes (api.solve, `workers`), its tables mapped (the command
+   line's) and then held packed (the page's tables and kernel), in turns, so that the page / CPython ratios hold on
+   a busy machine: length, nodes expanded and generated, wall time of each, and their ratios;
 3. with --close-after S: the search of the first position in the page, its tab closed after S seconds (the page
    keeps its checkpoint), a new tab of the same browser, Go on: the length, and the nodes searched in all (the
    closed tab's up to its close, as its progress readout showed them, and the resumed search's beyond what the
@@ -39,6 +40,7 @@ import build  # noqa: E402  (its server is the one users run)
 from bench_24 import GOAL, read_positions  # noqa: E402
 from bench_browser import ARGS  # noqa: E402
 from slidelab import api  # noqa: E402
+from slidelab.heuristics.pdb import files  # noqa: E402
 
 READY_MS = 120_000
 ANSWERS = "window.slidelabAnswers = [];"  # bridge.js keeps every answer here when it exists
@@ -81,7 +83,11 @@ def solve_in_page(page, board: str) -> tuple[dict, float]:
     return last_solve(page), time.perf_counter() - started
 
 
-def solve_here(board: str, workers: int) -> tuple[dict, float]:
+def solve_here(board: str, workers: int, packed: bool) -> tuple[dict, float]:
+    """Solved by this CPython on `workers` forked processes, its tables mapped (the command line's way) or held
+    packed (the page's: a quarter of a byte an entry, and the packed kernel)."""
+    files.HOLD_PACKED = packed
+    files._TABLES.clear()
     started = time.perf_counter()
     answer = api.solve({"board": board, "goal": GOAL, "heuristic": "pdb6666", "workers": workers})
     return answer, time.perf_counter() - started
@@ -99,9 +105,8 @@ def figures(answer: dict, wall: float) -> str:
 
 
 def closed_and_resumed(context, url, board, length, workers, after_s) -> bool:
+    context.add_init_script(ANSWERS)  # every tab of the context
     page = open_page(context, url, board)
-    page.add_init_script(ANSWERS)
-    page.evaluate(ANSWERS)
     use_tables(page, workers)
     page.click("#solve")
     page.wait_for_timeout(after_s * 1000)
@@ -118,7 +123,6 @@ def closed_and_resumed(context, url, board, length, workers, after_s) -> bool:
     resumed, wall = last_solve(page), time.perf_counter() - started
     page.close()
     page = open_page(context, url, board)
-    page.evaluate(ANSWERS)
     page.select_option("#pool-size", str(workers))
     expect(page.locator("#pool-status")).to_have_attribute("data-ready", str(workers), timeout=600_000)
     whole, whole_wall = solve_in_page(page, board)
@@ -154,11 +158,13 @@ def main() -> int:
             for ident in ids:
                 board, length, _ = positions[ident]
                 in_page, page_s = solve_in_page(page, board)
-                here, here_s = solve_here(board, args.workers)
-                good &= in_page["length"] == here["length"] == length
-                nodes = in_page["stats"]["expanded"] / here["stats"]["expanded"]
-                print(f"#{ident} page: {figures(in_page, page_s)}; CPython: {figures(here, here_s)}; page / CPython: "
-                      f"time {page_s / here_s:.2f}, expanded {nodes:.3f}", flush=True)
+                print(f"#{ident} page: {figures(in_page, page_s)}", flush=True)
+                for packed in (False, True):
+                    here, here_s = solve_here(board, args.workers, packed)
+                    good &= in_page["length"] == here["length"] == length
+                    nodes = in_page["stats"]["expanded"] / here["stats"]["expanded"]
+                    print(f"  CPython, tables {'packed' if packed else 'mapped'}: {figures(here, here_s)}; page / "
+                          f"CPython: time {page_s / here_s:.2f}, expanded {nodes:.3f}", flush=True)
             browser.close()
     finally:
         server.shutdown()

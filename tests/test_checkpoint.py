@@ -41,7 +41,8 @@ def test_a_search_stopped_by_a_limit_goes_on_from_its_checkpoint(tmp_path):
     assert stopped["error"]["code"] == "limit"
     state = read(path)
     assert state["search"] == {"puzzle": "sliding", "rule": None, "board": KORF_79, "goal": KORF_GOAL,
-                               "heuristic": "manhattan", "tables": [], "all_solutions": False, "split_for": 2}
+                               "heuristic": "manhattan", "tables": [], "all_solutions": False, "split_for": 2,
+                               "subtrees": 64}
     assert state["bound"] == 42 and "finished" not in state
     assert [(i["bound"], i["expanded"]) for i in state["counted"]["iterations"]] == complete_iterations(undisturbed)
     assert state["done"] and all(task["expanded"] > 0 for task in state["done"])
@@ -221,10 +222,39 @@ def test_a_split_search_says_how_far_its_iteration_has_got():
     assert iteration_ahead([1_000, 7_000], 20_000, 200) == {"share": 0.245, "growth": 7.0, "left_s": 185.0}
     assert iteration_ahead([7_000], 20_000, 200) is None
     assert iteration_ahead([1_000, 0], 20_000, 200) is None  # an iteration of no nodes (split from the start)
-    events = []
-    api.solve(korf_79(), on_progress=events.append)
+    events = []  # Korf's #1 with linear conflicts: seconds of search, 3 million nodes of them
+    api.solve(korf_79(board=KORF_1, heuristic="linear_conflict", max_nodes=3_000_000), on_progress=events.append)
     split = [e for e in events if e.get("type") == "progress" and "workers" in e]
     assert split, "the search reported no progress of its split"
     for event in split:
         assert event.get("iteration") == iteration_ahead(event["iterations"], event["expanded"], event["nodes_per_s"])
     assert any("iteration" in e and 0 < e["iteration"]["share"] < 1 and e["iteration"]["left_s"] > 0 for e in split)
+
+
+def test_a_checkpoint_names_its_subtrees_so_that_another_runtime_splits_it_the_same(tmp_path, monkeypatch):
+    """The page splits a worker's share into 16 subtrees, the command line into 32: a file written by one and resumed
+    by the other is split as it was written (its "subtrees"), or it would skip subtrees it never searched. A file
+    that names none was split by the command line."""
+    from slidelab.run import scheduler
+
+    path = str(tmp_path / "page.json")
+    monkeypatch.setattr(scheduler, "SUBTREES_PER_WORKER", 16)  # as the page's runtime
+    page_split = api.solve(korf_79())
+    assert api.solve(korf_79(checkpoint=path, max_nodes=LIMITED))["error"]["code"] == "limit"
+    assert read(path)["search"]["subtrees"] == 32 and read(path)["search"]["split_for"] == 2
+    monkeypatch.setattr(scheduler, "SUBTREES_PER_WORKER", 32)  # the command line's
+    cli_split = api.solve(korf_79())
+    assert page_split["parallel"]["subtrees"] < cli_split["parallel"]["subtrees"]
+    resumed = api.solve(korf_79(resume=path))
+    assert resumed["length"] == 42 and resumed["parallel"]["subtrees"] == page_split["parallel"]["subtrees"]
+    assert complete_iterations(resumed) == complete_iterations(page_split)
+
+    old = str(tmp_path / "old.json")
+    assert api.solve(korf_79(checkpoint=old, max_nodes=LIMITED))["error"]["code"] == "limit"
+    state = read(old)
+    del state["search"]["subtrees"]
+    with open(old, "w", encoding="utf-8") as file:
+        json.dump(state, file)
+    monkeypatch.setattr(scheduler, "SUBTREES_PER_WORKER", 16)
+    resumed = api.solve(korf_79(resume=old))
+    assert resumed["length"] == 42 and resumed["parallel"]["subtrees"] == cli_split["parallel"]["subtrees"]

@@ -19,6 +19,7 @@ import sys
 import pytest
 from conftest import ROOT, Site, build, copy_of_dist, serve
 from playwright.sync_api import Page, expect
+from test_accessibility import serious_violations
 
 from slidelab import api
 from slidelab.heuristics.pdb import files, frames
@@ -113,7 +114,8 @@ def test_the_tables_download_and_solve_a_5x5_board_optimally_on_the_pool(page: P
     assert stored(page) is None  # a search that ended with its answer is not kept
 
 
-def test_stop_then_a_reload_offers_to_go_on_and_going_on_finishes_shortest(page: Page, site_24: str):
+def test_stop_then_a_reload_offers_to_go_on_and_going_on_finishes_shortest(browser, site_24: str):
+    page = browser.new_context(bypass_csp=True).new_page()  # bypass_csp: axe is injected as an inline script
     open_board(page, site_24, LONG)
     download_tables(page)
     page.click("#solve")
@@ -130,6 +132,7 @@ def test_stop_then_a_reload_offers_to_go_on_and_going_on_finishes_shortest(page:
     line = page.locator("#kept-search")
     expect(line).to_have_attribute("data-state", "kept")
     expect(line).to_contain_text("A search of a 5×5 position is kept in this browser: bound ")
+    assert serious_violations(page) == []  # the tables' line in use, the kept search's line
     page.click(".kept-go-on")  # on the pool at once: its extra worker joins as it starts
     expect(page.locator("#result")).to_be_visible(timeout=240_000)
     assert page.inner_text("#result-length") == f"{shortest(LONG)} moves (optimal)"
@@ -162,6 +165,9 @@ def test_a_checkpoint_goes_from_the_command_line_to_the_page_and_back(page: Page
                              text=True, cwd=ROOT)
     answer = json.loads(resumed.stdout)
     assert answer["length"] == shortest(LONG) and answer["parallel"]["checkpoint"]["resumed"], resumed.stderr
+    page.click(".kept-go-on")  # and the page goes on from the command line's split to the shortest length too
+    expect(page.locator("#result")).to_be_visible(timeout=240_000)
+    assert page.inner_text("#result-length") == f"{shortest(LONG)} moves (optimal)"
 
 
 def test_a_file_that_is_no_checkpoint_is_said_so(page: Page, site_24: str, tmp_path):

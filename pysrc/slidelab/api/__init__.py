@@ -196,9 +196,9 @@ def describe() -> dict:
     (null for none) and whether it can be traced), the token-puzzle presets and move rules, and example heuristics
     in Python written against the user contract (heuristics/user.py), and the sets of pattern databases the page
     may offer to download, largest first ("download_tables": [{"name", "files": {shape: [file names]},
-    "memory_bytes", "install_s"?}]; a solve request's "tables" names the one chosen), Compare's default pairs and time limits
-    ("compare": compare.catalogue()), and the exercises and the lessons of Watch the search that come with Slide Lab
-    ("exercises": [{"id", "title"}], "lessons": course/lessons.py's catalogue())."""
+    "memory_bytes", "install_s"?}]; a solve request's "tables" names the one chosen), Compare's default pairs and
+    time limits ("compare": compare.catalogue()), and the exercises and the lessons of Watch the search that come
+    with Slide Lab ("exercises": [{"id", "title"}], "lessons": course/lessons.py's catalogue())."""
     from slidelab.api.solving import MAX_TRACE_NODES
     from slidelab.contract.request import MAX_TRACE_STEPS
     from slidelab.core.puzzles.tokens import PRESETS, RULE_DESCRIPTIONS

@@ -205,15 +205,16 @@ def _carried(parsed: Solve, plan, checkpoint):
     from slidelab.run import carriers
     from slidelab.search.parallel_idastar import MAX_SPLIT
 
+    resumed = checkpoint is not None and checkpoint.resumed
+    subtrees = checkpoint.subtrees if resumed else None  # the workers split the start as the file's run did
     if plan.engine == "page":
-        size = checkpoint.split_for if checkpoint is not None and checkpoint.resumed else min(plan.workers, MAX_SPLIT)
-        return carriers.in_page(size, split_request(parsed, size), searched_of, checkpoint)
+        size = checkpoint.split_for if resumed else min(plan.workers, MAX_SPLIT)
+        return carriers.in_page(size, split_request(parsed, size, subtrees=subtrees), searched_of, checkpoint)
     if plan.engine == "dask":
         from slidelab.api.split_search import split_of
 
-        return carriers.on_dask(plan.scheduler, plan.workers,
-                                lambda size, name: functools.partial(split_of, split_request(parsed, size, name)),
-                                checkpoint)
+        return carriers.on_dask(plan.scheduler, plan.workers, lambda size, name: functools.partial(
+            split_of, split_request(parsed, size, name, subtrees)), checkpoint)
     from slidelab.core.workers import fork_unavailable
 
     why_not = fork_unavailable()

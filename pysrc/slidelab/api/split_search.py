@@ -28,7 +28,8 @@ def split_of(request):
         solve = split.solve
         solve.puzzle.check_solvable()
         heuristic = estimator_of(solve)
-        return PooledSearch(solve.puzzle, heuristic, frontier_size(split.size), solve.method.all_solutions, split)
+        wanted = frontier_size(split.size) if split.subtrees is None else split.subtrees
+        return PooledSearch(solve.puzzle, heuristic, wanted, solve.method.all_solutions, split)
 
     key = json.dumps({k: v for k, v in request.items() if k not in ("subtree", "bound")}, sort_keys=True)
     return pooled_search(key, make)

@@ -15,7 +15,7 @@ from slidelab.core.errors import BadRequest, InvalidBoard
 from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal, parse_shape
 from slidelab.heuristics import heuristic_spec, pdb, user
 from slidelab.search import ALGORITHMS
-from slidelab.search.parallel_idastar import MAX_SPLIT
+from slidelab.search.parallel_idastar import MAX_SPLIT, MAX_SUBTREES
 
 DEFAULT_ALGORITHM = "idastar"
 
@@ -413,12 +413,15 @@ class Split:
 
     solve: Solve = field(default_factory=Solve)
     size: int = key("the workers the search is split for", 1, name="split_for", minimum=1, maximum=MAX_SPLIT)
+    subtrees: int | None = key("the subtrees the start is split into (default: split_for times the subtrees a worker "
+                               "of this runtime takes; a resumed checkpoint's split names them)", minimum=1,
+                               maximum=MAX_SUBTREES)
 
 
 def parse_split(request) -> Split:
     if isinstance(request, Split):
         return request
-    solve = parse_solve({k: v for k, v in _object(request).items() if k != "split_for"})
+    solve = parse_solve({k: v for k, v in _object(request).items() if k not in ("split_for", "subtrees")})
     if solve.method.algorithm != "idastar":
         raise BadRequest(f"only IDA* is split over workers; {solve.method.algorithm} runs on one")
     wrong = f"'split_for' must be a whole number from 1 to {MAX_SPLIT}"
@@ -427,14 +430,17 @@ def parse_split(request) -> Split:
         raise BadRequest(wrong)
     if solve.budget != Budget():
         raise BadRequest("a search split over workers takes no max_nodes or max_seconds; a limited search runs on one")
-    return Split(solve, size)
+    subtrees = whole_in(request, "subtrees", 1, MAX_SUBTREES, f"'subtrees' must be a whole number from 1 to "
+                                                               f"{MAX_SUBTREES}")
+    return Split(solve, size, subtrees)
 
 
-def split_request(solve: Solve, size: int, heuristic: str | None = None) -> dict:
+def split_request(solve: Solve, size: int, heuristic: str | None = None, subtrees: int | None = None) -> dict:
     """The JSON of the split a solve request's workers build: without its limits and its own split, for `size`
-    workers (and with the heuristic `auto` chose, when given)."""
+    workers (and with the heuristic `auto` chose, when given; into `subtrees` subtrees, when a resumed checkpoint
+    names them)."""
     method = solve.method if heuristic is None else dataclasses.replace(solve.method, heuristic=heuristic)
-    return as_json(Split(dataclasses.replace(solve, method=method, budget=Budget(), parallel=None), size))
+    return as_json(Split(dataclasses.replace(solve, method=method, budget=Budget(), parallel=None), size, subtrees))
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from slidelab.search.parallel_idastar import Searched
 
 FORMAT = 1  # the file's "slidelab_checkpoint": a later format is refused, not misread
+OLD_SUBTREES_PER_WORKER = 32  # a file that does not name its subtrees was split by the command line's runtime
 EVERY_S = 10  # finished work is written at least this often: at most this much of it is lost with the client
 PAGE_EVERY_S = 2  # the page's searches (a closed tab writes nothing on its way out); a write there costs about 1 ms
 
@@ -41,7 +42,9 @@ class Checkpoint:
         self.path, self.search, self.every_s = path, dict(search, split_for=None), every_s
         state = resumed or {}
         if resumed is not None:
-            self.search["split_for"] = resumed["search"]["split_for"]
+            recorded = resumed["search"]
+            self.search["split_for"] = recorded["split_for"]
+            self.search["subtrees"] = recorded.get("subtrees", recorded["split_for"] * OLD_SUBTREES_PER_WORKER)
         self.bound = state.get("bound")
         self.counted = state.get("counted", {"expanded": 0, "generated": 0, "iterations": []})
         self.done: list = list(state.get("done", []))
@@ -53,6 +56,12 @@ class Checkpoint:
         self.dirty = True
         self.failed: str | None = None
         self.length: int | None = None  # the solution's, once found
+
+    @property
+    def subtrees(self) -> int:
+        """The subtrees a resumed search's start was split into: the page and the command line split the same
+        workers into different numbers of subtrees, so the file names them."""
+        return self.search["subtrees"]
 
     @property
     def split_for(self) -> int:
@@ -166,7 +175,7 @@ def resume_from(path: str, search: dict) -> dict:
     if not _well_formed(state):
         raise BadRequest(f"{path} is not a checkpoint of slidelab solve (or one of another version)")
     recorded = state["search"]
-    differs = [key for key in search if key != "split_for" and recorded.get(key) != search[key]]
+    differs = [key for key in search if key not in ("split_for", "subtrees") and recorded.get(key) != search[key]]
     if differs:
         said = ", ".join(f"{key} {recorded.get(key)!r} where this one has {search[key]!r}" for key in differs)
         raise BadRequest(f"{path} is the checkpoint of another search ({said}); resume with the same options")
@@ -181,6 +190,7 @@ def _well_formed(state) -> bool:
         counted, search = state["counted"], state["search"]
         return (state["slidelab_checkpoint"] == FORMAT and isinstance(search, dict)
                 and isinstance(search.get("split_for"), int) and search["split_for"] >= 1
+                and isinstance(search.get("subtrees", 1), int) and search.get("subtrees", 1) >= 1
                 and isinstance(state["bound"], int)
                 and all(isinstance(counted[k], int) for k in ("expanded", "generated"))
                 and isinstance(counted["iterations"], list)

@@ -134,7 +134,8 @@ def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry, f
     if puzzle.is_goal(puzzle.start):
         meter.finish()
         return SearchResult([], True, stats, [[]] if all_solutions else None, unsplit)
-    goals, frontier, expanded, generated = split(puzzle, frontier_size(workers), not all_solutions)
+    wanted = checkpoint.subtrees if checkpoint is not None and checkpoint.resumed else frontier_size(workers)
+    goals, frontier, expanded, generated = split(puzzle, wanted, not all_solutions)
     stats.expanded += expanded
     stats.generated += generated
     if goals:  # found while splitting: no worker was started
@@ -142,7 +143,7 @@ def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry, f
         stats.stored = len(goals[0]) + 1
         return SearchResult(goals[0], True, stats, goals if all_solutions else None, unsplit)
     if checkpoint is not None:
-        checkpoint.search["split_for"] = workers
+        checkpoint.search.update(split_for=workers, subtrees=wanted)
         checkpoint.write()  # at once: a checkpoint that cannot be written is said before any search
     carrier = carry(frontier)
     try:

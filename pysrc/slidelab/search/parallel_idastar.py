@@ -29,6 +29,7 @@ from slidelab.search.contour import INF, end_iteration, next_bound
 # request to another runtime costs milliseconds (docs/benchmarks.md, "The serial search's order")
 SUBTREES_PER_WORKER = 16 if sys.platform == "emscripten" else 32
 MAX_SPLIT = 256  # workers one search is split for at most (8,192 subtrees; a larger cluster shares them)
+MAX_SUBTREES = MAX_SPLIT * 32  # what a split request may name (a resumed checkpoint's split)
 GROUP_NODES = 5000  # subtrees that took fewer nodes together in the last iteration travel as one task
 
 
