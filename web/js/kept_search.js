@@ -92,7 +92,7 @@ export class KeptSearch {
     this.#board = board;
     const state = this.#text && readCheckpoint(this.#text);
     const large = board && board.cells.length >= FILE_FROM_CELLS;
-    this.line.hidden = !state && !large;
+    this.line.hidden = (!state && !large) || !this.#enabled;  // not while a search runs: it may be the one kept
     for (const button of [this.goOn, this.downloadButton, this.forgetButton]) button.hidden = !state;
     this.line.dataset.state = state ? 'kept' : 'none';
     if (!state) {
@@ -106,12 +106,13 @@ export class KeptSearch {
         + state.done.reduce((sum, task) => sum + task.expanded, 0)),
       time: formatElapsed(state.elapsed_s),
     });
-    this.setEnabled(this.#enabled);
   }
 
   setEnabled(enabled) {
+    if (enabled === this.#enabled) return;
     this.#enabled = enabled;
     this.goOn.disabled = this.file.disabled = !enabled;
+    this.show(this.#board);
   }
 
   #goOn(text) {

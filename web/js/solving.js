@@ -66,7 +66,7 @@ export class Solving {
     this.#task = task;
     if (kind !== 'hint') page.onAnswer(null);
     page.onHint(null);
-    page.say(SEARCHING[kind]);
+    page.say(t(SEARCHING[kind]));
     this.#showProgress(true);
     if (kind !== 'hint') this.stats.begin();
     page.onBusy();
