@@ -161,7 +161,8 @@ def _missing(kind: str) -> str | None:
 
 
 def _fails(kind: str) -> str | None:
-    """Why a sandboxed interpreter made by `kind` did not start as one (its uid 65534, its pid 1 or 2), or None."""
+    """Why a sandboxed interpreter made by `kind` did not start as one (its uid 65534, its pid 2 under the sandbox's
+    init), or None."""
     fd = filter_file(kind)
     try:
         done = subprocess.run([*command(kind, fd), "-c", "import os; print(os.getuid(), os.getpid())"],
