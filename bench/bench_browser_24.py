@@ -16,7 +16,8 @@ Serves dist/ (built with the 6-6-6-6 tables) and drives headless Chromium (Debia
    keeps its checkpoint), a new tab of the same browser, Go on: the length, and the nodes searched in all (the
    closed tab's up to its close, as its progress readout showed them, and the resumed search's beyond what the
    checkpoint recorded) against an uninterrupted search of the page.
-Exits 1 if a length differs from the file's.
+--file, --goal and --site run other positions on another site (the smoke test's: stand-in tables, a 44-move
+position). Exits 1 if a length differs from the file's.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "pysrc"))
 import build  # noqa: E402  (its server is the one users run)
 
-from bench_24 import GOAL, read_positions  # noqa: E402
+from bench_24 import GOAL, POSITIONS, read_positions  # noqa: E402
 from bench_browser import ARGS  # noqa: E402
 from slidelab import api  # noqa: E402
 from slidelab.heuristics.pdb import files  # noqa: E402
@@ -46,13 +47,13 @@ READY_MS = 120_000
 ANSWERS = "window.slidelabAnswers = [];"  # bridge.js keeps every answer here when it exists
 
 
-def link(board: str) -> str:
-    return f"#puzzle=sliding&board={board.replace(' ', ',')}&goal={GOAL.replace(' ', ',')}"
+def link(board: str, goal: str) -> str:
+    return f"#puzzle=sliding&board={board.replace(' ', ',')}&goal={goal.replace(' ', ',')}"
 
 
-def open_page(context, url: str, board: str):
+def open_page(context, url: str, board: str, goal: str = GOAL):
     page = context.new_page()
-    page.goto(url + link(board))
+    page.goto(url + link(board, goal))
     expect(page.locator("#solver-status")).to_have_attribute("data-state", "ready", timeout=READY_MS)
     return page
 
@@ -74,8 +75,8 @@ def last_solve(page) -> dict:
     return page.evaluate("() => slidelabAnswers.filter(([name]) => name === 'solve').at(-1)[1]")
 
 
-def solve_in_page(page, board: str) -> tuple[dict, float]:
-    page.evaluate("fragment => { location.hash = fragment; }", link(board))
+def solve_in_page(page, board: str, goal: str) -> tuple[dict, float]:
+    page.evaluate("fragment => { location.hash = fragment; }", link(board, goal))
     page.wait_for_timeout(300)
     started = time.perf_counter()
     page.click("#solve")
@@ -83,13 +84,13 @@ def solve_in_page(page, board: str) -> tuple[dict, float]:
     return last_solve(page), time.perf_counter() - started
 
 
-def solve_here(board: str, workers: int, packed: bool) -> tuple[dict, float]:
+def solve_here(board: str, goal: str, workers: int, packed: bool) -> tuple[dict, float]:
     """Solved by this CPython on `workers` forked processes, its tables mapped (the command line's way) or held
     packed (the page's: a quarter of a byte an entry, and the packed kernel)."""
     files.HOLD_PACKED = packed
     files._TABLES.clear()
     started = time.perf_counter()
-    answer = api.solve({"board": board, "goal": GOAL, "heuristic": "pdb6666", "workers": workers})
+    answer = api.solve({"board": board, "goal": goal, "heuristic": "pdb6666", "workers": workers})
     return answer, time.perf_counter() - started
 
 
@@ -104,9 +105,9 @@ def figures(answer: dict, wall: float) -> str:
             f"{wall:.1f} s")
 
 
-def closed_and_resumed(context, url, board, length, workers, after_s) -> bool:
+def closed_and_resumed(context, url, board, goal, length, workers, after_s) -> bool:
     context.add_init_script(ANSWERS)  # every tab of the context
-    page = open_page(context, url, board)
+    page = open_page(context, url, board, goal)
     use_tables(page, workers)
     page.click("#solve")
     page.wait_for_timeout(after_s * 1000)
@@ -114,7 +115,7 @@ def closed_and_resumed(context, url, board, length, workers, after_s) -> bool:
     kept = json.loads(page.evaluate("() => localStorage.getItem('slidelab.search')"))
     page.close()  # the tab closed: its workers end with it
     recorded = kept["counted"]["expanded"] + sum(task["expanded"] for task in kept["done"])
-    page = open_page(context, url, "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 0 24")
+    page = open_page(context, url, "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 0 24", goal)
     expect(page.locator("#kept-search")).to_have_attribute("data-state", "kept")
     page.select_option("#pool-size", str(workers))
     started = time.perf_counter()
@@ -122,10 +123,10 @@ def closed_and_resumed(context, url, board, length, workers, after_s) -> bool:
     expect(page.locator("#result")).to_be_visible(timeout=3_600_000)
     resumed, wall = last_solve(page), time.perf_counter() - started
     page.close()
-    page = open_page(context, url, board)
+    page = open_page(context, url, board, goal)
     page.select_option("#pool-size", str(workers))
     expect(page.locator("#pool-status")).to_have_attribute("data-ready", str(workers), timeout=600_000)
-    whole, whole_wall = solve_in_page(page, board)
+    whole, whole_wall = solve_in_page(page, board, goal)
     total, uninterrupted = before + resumed["stats"]["expanded"] - recorded, whole["stats"]["expanded"]
     print(f"closed after {after_s} s at {before:,} expanded (its checkpoint recorded {recorded:,}); resumed: "
           f"{resumed['length']} moves in {wall:.1f} s more; nodes in all {total:,} against {uninterrupted:,}"
@@ -138,11 +139,15 @@ def main() -> int:
     parser.add_argument("--ids", default="40,38", help="Korf and Felner's numbers, comma-separated")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--close-after", type=float, help="close the tab after this many seconds, then go on")
+    parser.add_argument("--file", default=str(POSITIONS), help="a batch file of positions (default: Korf and "
+                        "Felner's 50)")
+    parser.add_argument("--goal", default=GOAL)
+    parser.add_argument("--site", default=str(build.DIST), help="the built site to serve (default: dist/)")
     args = parser.parse_args()
-    positions = read_positions()
+    positions = read_positions(args.file)
     ids = [int(i) for i in args.ids.split(",")]
     chromium = os.environ.get("SLIDELAB_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    server, url = build.serve_in_thread(build.DIST)
+    server, url = build.serve_in_thread(Path(args.site))
     good = True
     try:
         with sync_playwright() as playwright:
@@ -150,17 +155,17 @@ def main() -> int:
             context = browser.new_context()
             if args.close_after:
                 board, length, _ = positions[ids[0]]
-                good = closed_and_resumed(context, url, board, length, args.workers, args.close_after)
+                good = closed_and_resumed(context, url, board, args.goal, length, args.workers, args.close_after)
                 return 0 if good else 1
-            page = open_page(context, url, positions[ids[0]][0])
+            page = open_page(context, url, positions[ids[0]][0], args.goal)
             page.evaluate(ANSWERS)
             print(f"the 6-6-6-6 tables downloaded and installed in {use_tables(page, args.workers):.1f} s", flush=True)
             for ident in ids:
                 board, length, _ = positions[ident]
-                in_page, page_s = solve_in_page(page, board)
+                in_page, page_s = solve_in_page(page, board, args.goal)
                 print(f"#{ident} page: {figures(in_page, page_s)}", flush=True)
                 for packed in (False, True):
-                    here, here_s = solve_here(board, args.workers, packed)
+                    here, here_s = solve_here(board, args.goal, args.workers, packed)
                     good &= in_page["length"] == here["length"] == length
                     nodes = in_page["stats"]["expanded"] / here["stats"]["expanded"]
                     print(f"  CPython, tables {'packed' if packed else 'mapped'}: {figures(here, here_s)}; page / "

@@ -42,7 +42,8 @@ SMOKE = {
     "compare_revisions.py": ([".", ".", "--rounds", "1", "--", "bench/bench_tokens.py", "--runs", "1"], "new/old"),
 }
 BROWSER = {"bench_browser.py", "bench_browser_interpreter.py", "bench_browser_korf.py", "bench_browser_pool.py",
-           "bench_browser_start.py", "bench_browser_worker_memory.py", "bench_first_visit.py", "bench_watch.py"}
+           "bench_browser_start.py", "bench_browser_worker_memory.py", "bench_first_visit.py", "bench_watch.py",
+           "bench_browser_24.py"}
 
 
 def test_every_benchmark_script_has_a_smoke_run():

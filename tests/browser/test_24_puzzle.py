@@ -53,16 +53,21 @@ def stand_in_tables() -> list:
     return made
 
 
-@pytest.fixture(scope="module")
-def site_24(tmp_path_factory):
-    """A copy of dist/ that also serves the 6-6-6-6 files (stand-ins), listed in pdb/files.json: its base URL."""
-    folder = copy_of_dist(tmp_path_factory.mktemp("site24"))
+def stand_in_site(tmp_path):
+    """A copy of dist/ that also serves the 6-6-6-6 files (stand-ins), listed in pdb/files.json: its folder."""
+    folder = copy_of_dist(tmp_path)
     listed = json.loads((folder / "pdb" / "files.json").read_text())
     for name, path in stand_in_tables():
         (folder / "pdb" / name).write_bytes(path.read_bytes())
         listed["files"][name] = path.stat().st_size
     (folder / "pdb" / "files.json").write_text(json.dumps(listed))
-    server, url = serve(folder, Site)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def site_24(tmp_path_factory):
+    """stand_in_site served on a free port: its base URL."""
+    server, url = serve(stand_in_site(tmp_path_factory.mktemp("site24")), Site)
     yield url
     server.shutdown()
     server.server_close()

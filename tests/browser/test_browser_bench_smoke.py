@@ -35,7 +35,21 @@ CPYTHON_SMOKE = _cpython_smoke()
 
 
 def test_the_list_is_the_cpython_tests_browser_list():
-    assert set(SMOKE) == CPYTHON_SMOKE.BROWSER
+    assert set(SMOKE) | {"bench_browser_24.py"} == CPYTHON_SMOKE.BROWSER  # that one: test_the_24_puzzle_bench_runs
+
+
+@pytest.mark.slow
+def test_the_24_puzzle_bench_runs(tmp_path, monkeypatch):
+    """bench_browser_24.py on a site serving the stand-in 6-6-6-6 tables (test_24_puzzle.py), one 44-move position:
+    the page and this CPython (the same stand-ins) find its length."""
+    from test_24_puzzle import GOAL, QUICK, STAND_INS, stand_in_site
+
+    site = stand_in_site(tmp_path)
+    positions = tmp_path / "one.txt"
+    positions.write_text(f"kf1: {QUICK}  # 44 moves\n")
+    monkeypatch.setenv("SLIDELAB_PDB_DIR", str(STAND_INS))
+    CPYTHON_SMOKE.run_benchmark("bench_browser_24.py", ["--site", str(site), "--file", str(positions), "--goal", GOAL,
+                                                        "--ids", "1"], "page / CPython: time", timeout=900)
 
 
 @pytest.mark.slow
