@@ -203,18 +203,18 @@ def _carried(parsed: Solve, plan, checkpoint):
     from slidelab.api.split_search import searched_of
     from slidelab.contract.request import split_request
     from slidelab.run import carriers
-    from slidelab.search.parallel_idastar import MAX_SPLIT
+    from slidelab.run.scheduler import frontier_size
 
-    resumed = checkpoint is not None and checkpoint.resumed
-    subtrees = checkpoint.subtrees if resumed else None  # the workers split the start as the file's run did
+    # the other runtimes' workers split the start into the subtrees this one does (a resumed file's own split)
     if plan.engine == "page":
-        size = checkpoint.split_for if resumed else min(plan.workers, MAX_SPLIT)
-        return carriers.in_page(size, split_request(parsed, size, subtrees=subtrees), searched_of, checkpoint)
+        size = carriers.split_for(plan.workers, checkpoint)
+        request = split_request(parsed, size, subtrees=frontier_size(size, checkpoint))
+        return carriers.in_page(size, request, searched_of, checkpoint)
     if plan.engine == "dask":
         from slidelab.api.split_search import split_of
 
         return carriers.on_dask(plan.scheduler, plan.workers, lambda size, name: functools.partial(
-            split_of, split_request(parsed, size, name, subtrees)), checkpoint)
+            split_of, split_request(parsed, size, name, frontier_size(size, checkpoint))), checkpoint)
     from slidelab.core.workers import fork_unavailable
 
     why_not = fork_unavailable()

@@ -31,7 +31,7 @@ def forked(workers: int, checkpoint=None):
     recorded by `checkpoint` (checkpoint.py) if one is given (a resumed one says the split)."""
 
     def search(puzzle, heuristic, limits, all_solutions, **resume):
-        return parallel_idastar(puzzle, heuristic, limits, all_solutions, _split_for(workers, checkpoint),
+        return parallel_idastar(puzzle, heuristic, limits, all_solutions, split_for(workers, checkpoint),
                                 lambda frontier: ForkedCarrier(workers, puzzle, heuristic, frontier, all_solutions),
                                 checkpoint=checkpoint, **resume)
 
@@ -50,7 +50,7 @@ def on_dask(address: str | None, workers: int, build_for, checkpoint=None):
         from slidelab.core.workers import cores
 
         with dask_client(address, workers or cores(), "solving on Dask") as client:
-            size = _split_for(sum(client.nthreads().values()), checkpoint)
+            size = split_for(sum(client.nthreads().values()), checkpoint)
             return (yield from parallel_idastar(puzzle, heuristic, limits, all_solutions, size,
                                                 lambda frontier: DaskCarrier(client, build_for(size, heuristic.name)),
                                                 checkpoint=checkpoint, **resume))
@@ -58,7 +58,7 @@ def on_dask(address: str | None, workers: int, build_for, checkpoint=None):
     return search
 
 
-def _split_for(workers: int, checkpoint) -> int:
+def split_for(workers: int, checkpoint) -> int:
     """The workers a search is split for: a resumed checkpoint's split, else as many as there are (MAX_SPLIT at
     most)."""
     return checkpoint.split_for if checkpoint is not None and checkpoint.resumed else min(workers, MAX_SPLIT)

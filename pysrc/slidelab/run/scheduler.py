@@ -108,8 +108,12 @@ class Carrier(Protocol):
         """Stop every task still running and release the workers."""
 
 
-def frontier_size(workers: int) -> int:
-    """The subtrees a search split for `workers` workers is split into (every carrier's workers split the same)."""
+def frontier_size(workers: int, checkpoint=None) -> int:
+    """The subtrees a search split for `workers` workers is split into (every carrier's workers split the same): a
+    resumed checkpoint's own split (the page and the command line give a worker different shares), else `workers`
+    times this runtime's share."""
+    if checkpoint is not None and checkpoint.resumed:
+        return checkpoint.subtrees
     return workers * SUBTREES_PER_WORKER
 
 
@@ -134,7 +138,7 @@ def parallel_idastar(puzzle, heuristic, limits, all_solutions, workers, carry, f
     if puzzle.is_goal(puzzle.start):
         meter.finish()
         return SearchResult([], True, stats, [[]] if all_solutions else None, unsplit)
-    wanted = checkpoint.subtrees if checkpoint is not None and checkpoint.resumed else frontier_size(workers)
+    wanted = frontier_size(workers, checkpoint)
     goals, frontier, expanded, generated = split(puzzle, wanted, not all_solutions)
     stats.expanded += expanded
     stats.generated += generated
