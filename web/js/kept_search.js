@@ -18,6 +18,7 @@
 import { saveFile } from './save_file.js';
 import { formatElapsed, formatLarge } from './format.js';
 import { t } from './i18n.js';
+import { parseBoard } from './sliding.js';
 
 const STORED = 'slidelab.search';
 const FILE_FROM_CELLS = 16;  // boards this large offer to go on from a checkpoint file even when none is kept
@@ -26,15 +27,20 @@ function stored() {
   try { return localStorage.getItem(STORED); } catch { return null; }  // storage may be off: nothing is kept
 }
 
-/** The checkpoint in `text` read ({search: {board, goal, rule, heuristic, ...}, bound, counted, done, elapsed_s}),
- * or null when it is not one the page can go on from (the engine checks the rest). */
+/** The checkpoint in `text` read: {state: the file ({search: {board, goal, rule, heuristic, ...}, bound, counted,
+ * done, elapsed_s}), board: its board parsed}, or null when it is not one the page can go on from (a sliding
+ * puzzle's, whose board and goal read as boards; the engine checks the rest). */
 export function readCheckpoint(text) {
-  let state;
-  try { state = JSON.parse(text); } catch { return null; }
-  const search = state?.search;
-  if (state?.slidelab_checkpoint !== 1 || typeof search?.board !== 'string' || typeof search.goal !== 'string'
-    || (search.puzzle ?? 'sliding') !== 'sliding' || typeof search.heuristic !== 'string') return null;
-  return state;
+  try {
+    const state = JSON.parse(text);
+    const search = state?.search;
+    if (state?.slidelab_checkpoint !== 1 || (search?.puzzle ?? 'sliding') !== 'sliding'
+      || typeof search?.heuristic !== 'string') return null;
+    parseBoard(search.goal);
+    return { state, board: parseBoard(search.board) };
+  } catch {
+    return null;  // not JSON, or a board or goal that is no board
+  }
 }
 
 export class KeptSearch {
@@ -59,8 +65,8 @@ export class KeptSearch {
   }
 
   record(text) {
-    const state = readCheckpoint(text);
-    if (state) this.#keep(state.finished ? null : text);
+    const read = readCheckpoint(text);
+    if (read) this.#keep(read.state.finished ? null : text);
   }
 
   /** The engine refused to go on from `text`: the search kept when it began (`before`) is kept again, unless it was
@@ -84,23 +90,22 @@ export class KeptSearch {
 
   /** The solve request `request` going on from the checkpoint `text`, with its heuristic (the same search). */
   resumeRequest(request, text) {
-    const { search } = readCheckpoint(text);
+    const { search } = readCheckpoint(text).state;
     return { ...request, algorithm: 'idastar', heuristic: search.heuristic, resume_text: text };
   }
 
   show(board) {
     this.#board = board;
-    const state = this.#text && readCheckpoint(this.#text);
+    const read = this.#text && readCheckpoint(this.#text);
     const large = board && board.cells.length >= FILE_FROM_CELLS;
-    this.line.hidden = (!state && !large) || !this.#enabled;  // not while a search runs: it may be the one kept
-    for (const button of [this.goOn, this.downloadButton, this.forgetButton]) button.hidden = !state;
-    this.line.dataset.state = state ? 'kept' : 'none';
-    if (!state) {
+    this.line.hidden = (!read && !large) || !this.#enabled;  // not while a search runs: it may be the one kept
+    for (const button of [this.goOn, this.downloadButton, this.forgetButton]) button.hidden = !read;
+    this.line.dataset.state = read ? 'kept' : 'none';
+    if (!read) {
       this.textOut.textContent = '';
       return;
     }
-    const rows = state.search.board.split('/').length;
-    const cols = state.search.board.split('/')[0].trim().split(/\s+/).length;
+    const { state, board: { rows, cols } } = read;
     this.textOut.textContent = t('kept.text', {
       shape: `${rows}×${cols}`, bound: state.bound ?? '–', nodes: formatLarge(state.counted.expanded
         + state.done.reduce((sum, task) => sum + task.expanded, 0)),
@@ -116,9 +121,9 @@ export class KeptSearch {
   }
 
   #goOn(text) {
-    const state = readCheckpoint(text);
-    if (!state) return;
-    const { board, goal, rule } = state.search;
+    const read = readCheckpoint(text);
+    if (!read) return;
+    const { board, goal, rule } = read.state.search;
     this.onGoOn({ board, goal, rule: rule ?? undefined, text });
   }
 
@@ -126,13 +131,14 @@ export class KeptSearch {
     if (!chosen) return;
     const text = await chosen.text().catch(() => '');
     this.file.value = '';
-    const state = readCheckpoint(text);
-    if (!state) {
+    const read = readCheckpoint(text);
+    if (!read) {
       this.say(t('kept.not-a-checkpoint', { name: chosen.name }), 'error');
       return;
     }
-    if (state.finished) {
-      this.say(t('kept.finished', { name: chosen.name, length: state.finished.length }), 'explain');
+    const { finished } = read.state;
+    if (finished) {
+      this.say(t('kept.finished', { name: chosen.name, length: finished.length }), 'explain');
       return;
     }
     this.#goOn(text);

@@ -1,9 +1,10 @@
 // The larger pattern databases the page offers as a download. The engine names the sets, largest first, with their
 // files per board shape, the memory a worker holds of them and, where measured, the time their first install takes
-// (describe().download_tables); the site lists the files
-// it serves, with their sizes, in pdb/files.json (the 7-8 files only when it was built with them). A line under the
-// method picker offers, on a board they serve, the largest set the device's memory holds (pool.js workersFitting;
-// when a larger one is served but too large, it says so), with its size; once chosen (remembered in this browser)
+// (describe().download_tables); the site lists the files it serves, with their sizes, in pdb/files.json (the 7-8
+// and 6-6-6-6 files only when it was built with them). A line under the method picker offers, on a board they
+// serve, the largest set the device's memory holds (pool.js workersFitting; when a larger one is served but too
+// large, it says so), with its size and, for a set that makes the board's shortest solutions reachable, what it
+// gives (`tables.offer.NAME`); once chosen (remembered in this browser)
 // every solve request names the set ("tables"), so that auto uses it and the table loader fetches its files; the
 // service worker keeps them for offline use. Going back to the standard tables also names their set, so the large
 // tables, still in the worker's memory, are left alone.
@@ -101,9 +102,13 @@ export class LargeTables {
     }
     this.text.textContent = parts.join(' ');
     this.button.hidden = !larger && !using;
-    const mb = larger && megabytes(this.#bytes(larger, shape));
-    this.button.textContent = !larger ? t('tables.large-stop') : larger.install_s
-      ? t('tables.large-download-time', { mb, seconds: Math.round(larger.install_s) }) : t('tables.large-download', { mb });
+    if (larger) {
+      const mb = megabytes(this.#bytes(larger, shape));
+      this.button.textContent = larger.install_s ? t('tables.large-download-time', { mb,
+        seconds: Math.round(larger.install_s) }) : t('tables.large-download', { mb });
+    } else {
+      this.button.textContent = t('tables.large-stop');
+    }
     this.line.dataset.state = larger ? 'offered' : (using ? 'in-use' : 'too-large');
     this.line.dataset.offered = larger?.name ?? '';
     this.setEnabled(this.#enabled);
