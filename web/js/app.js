@@ -9,7 +9,6 @@ import { Solver } from './bridge.js';
 import { Comparison } from './compare.js';
 import { Exercises } from './exercise.js';
 import { Explorer } from './explore.js';
-import { KeptSearch } from './kept_search.js';
 import { LargeTables } from './large_tables.js';
 import { FamousPicker } from './famous.js';
 import { SLIDING as SLIDING_KIND, TOKENS as TOKENS_KIND, kindOf, openingOf, positionOf } from './kinds.js';
@@ -98,19 +97,15 @@ const playback = new Playback({
   },
 });
 const pool = new SolverPool(solver, tables, { onChange: () => poolView.show() });
-const kept = new KeptSearch($('kept-search'), { say, onGoOn: ({ board, goal, rule, text }) => {  // a search kept
-  openPosition('sliding', board, goal, { rule, show: true });
-  solving.run('solve', { resume: text });
-} });
 const poolView = new PoolView(pool, { select: $('pool-size'), status: $('pool-status') });  // the Workers selector
 const solving = new Solving({
   progress: $('progress'), bound: $('progress-bound'), nodes: $('progress-nodes'), rate: $('progress-rate'),
   elapsed: $('progress-elapsed'), note: $('progress-note'), cancel: $('cancel'), workers: $('progress-workers'),
-  workersRow: $('progress-workers-row'), ahead: $('progress-ahead'), aheadRow: $('progress-ahead-row'),
+  ahead: $('progress-ahead'), kept: $('kept-search'),
 }, {
-  solver: pool, tables, stats: statsPanel, kept, board: () => state.board, goal: () => state.goal, rules: kind,
+  solver: pool, tables, stats: statsPanel, board: () => state.board, goal: () => state.goal, rules: kind,
   request: () => solveRequest(), say, notice: text => notice.show(text), onBusy: updateControls, onAnswer: showResult,
-  onHint: showHint,
+  onHint: showHint, open: (board, goal, rule) => openPosition(SLIDING.family, board, goal, { rule, show: true }),
 });
 const comparison = new Comparison($('compare'), { solver, tables, request: () => solveRequest(),
   onBusy: updateControls });
@@ -201,7 +196,7 @@ function setPuzzle(board, goal = defaultGoal(board.rows, board.cols),
     typed.show(board, goal);
     sizes.show(board, previous);
   }
-  for (const part of [largeTables, kept]) part.show(kind() === SLIDING ? board : null);
+  for (const part of [largeTables, solving.kept]) part.show(kind() === SLIDING ? board : null);
   writeLink();
   render();
   updateControls();
@@ -325,7 +320,7 @@ function updateControls() {
   const labBusy = comparison.running || explorer.running || watch.running || yours.running;  // they use the solver
   const busy = solving.running !== null;
   ui.solve.disabled = ui.hint.disabled = !ready || busy || labBusy;
-  for (const part of [comparison, explorer, watch, yours, largeTables, kept]) part.setEnabled(ready && !busy && !labBusy);
+  for (const part of [comparison, explorer, watch, yours, largeTables, solving.kept]) part.setEnabled(ready && !busy && !labBusy);
   ui.solve.title = ui.hint.title = ready ? '' : t('solver.loading');
   ui.quick.hidden = busy ? !solving.offersQuick : kind() !== SLIDING || !offerAtOnce(state.board);
   ui.quick.disabled = !ready || labBusy;

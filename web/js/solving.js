@@ -2,8 +2,8 @@
 // databases fetched before a search that uses them, and the optimal continuations met so far, so that a hint from a
 // known position needs no search.
 //
-//   const solving = new Solving({ progress, bound, nodes, rate, elapsed, ahead, note, cancel }, { solver, tables,
-//     stats, kept, board, goal, rules, request, say, notice, onBusy, onAnswer, onHint });
+//   const solving = new Solving({ progress, bound, nodes, rate, elapsed, workers, ahead, note, cancel, kept }, {
+//     solver, tables, stats, board, goal, rules, request, say, notice, onBusy, onAnswer, onHint, open });
 //   solving.run('solve');          // or 'hint', or 'quick' (the quick solver: not necessarily shortest)
 //   solving.run('solve', { resume: text });  // go on from a checkpoint (the position on the board is its own)
 //   solving.run('hint', { detail: 'tile' });  // a hint that names the tile (the piece) only, not where it goes
@@ -12,6 +12,7 @@
 //   solving.quick();               // the quick solver at once: a running search is stopped first
 //   solving.stop('you moved a tile');  // stop the running task, saying why ('' when the user cancelled it)
 //   solving.forget();              // the goal or the move rule changed: the known continuations no longer hold
+//   solving.kept;                  // the KeptSearch of index.html's #kept-search (ui.kept): its show and setEnabled
 //   solving.running;               // the kind of the running task, or null
 //   solving.offersQuick;           // whether the running task offers the quick solver (slow, or waiting for tables)
 //
@@ -19,15 +20,18 @@
 // on the board, request() its solve request, say(text, tone) and notice(text) for messages, onBusy() when the
 // controls may change (a task starts or stops, the quick solver is offered), onAnswer(answer, start) to show a
 // solution found from `start` (null: none while a new search runs), onHint(move, detail) to mark the hinted move
-// (null: none; detail 'tile': only the tile or piece, not where it goes). `stats` is the StatsPanel that follows a
-// search; `kept` the KeptSearch that keeps a solve's checkpoint in the browser (kept_search.js).
+// (null: none; detail 'tile': only the tile or piece, not where it goes), open(board, goal, rule) to put a sliding
+// position (texts) on the board. `stats` is the StatsPanel that follows a search. A solve's checkpoint is kept in
+// the browser (kept_search.js), and its Go on opens the search's position and solves on from it.
 
 import { MISSING, formatCount, formatDuration, formatElapsed, formatLarge } from './format.js';
 import { QUICK_OFFER_S, offerAtOnce, quickApplies, quickRequest } from './quick.js';
 import { errorText, t } from './i18n.js';
+import { KeptSearch } from './kept_search.js';
 
 const LONG_SEARCH_S = 8;    // after this long, say that a search may take much longer
 const CACHE_LIMIT = 20000;  // positions whose optimal continuation is known (for instant hints)
+const row = readout => readout.parentElement;  // a progress readout's row (its term and value), shown or hidden
 const SEARCHING = { solve: 'solve.searching', hint: 'solve.hinting', quick: 'solve.quick' };  // catalogue keys
 
 export class Solving {
@@ -35,10 +39,14 @@ export class Solving {
   #known = new Map();   // "goal|position" -> an optimal move list from there (filled from solutions)
   #page;                // what the page gives: see the header
 
-  constructor(ui, { solver, tables, stats, kept, board, goal, rules, request, say, notice, onBusy, onAnswer,
-    onHint }) {
-    Object.assign(this, { ui, solver, tables, stats, kept });
+  constructor(ui, { solver, tables, stats, board, goal, rules, request, say, notice, onBusy, onAnswer, onHint,
+    open }) {
+    Object.assign(this, { ui, solver, tables, stats });
     this.#page = { board, goal, rules, request, say, notice, onBusy, onAnswer, onHint };
+    this.kept = new KeptSearch(ui.kept, { say, onGoOn: kept => {
+      open(kept.board, kept.goal, kept.rule);
+      this.run('solve', { resume: kept.text });
+    } });
     ui.cancel.addEventListener('click', () => this.stop(''));
   }
 
@@ -197,7 +205,7 @@ export class Solving {
     const { ui } = this;
     ui.progress.hidden = !on;
     ui.cancel.hidden = !on;
-    ui.aheadRow.hidden = true;
+    row(ui.ahead).hidden = true;
     ui.note.textContent = '';
     if (on) for (const out of [ui.bound, ui.nodes, ui.rate, ui.elapsed]) out.textContent = MISSING;
   }
@@ -212,10 +220,10 @@ export class Solving {
     ui.nodes.textContent = formatLarge(event.expanded);
     ui.rate.textContent = formatCount(event.nodes_per_s);
     ui.elapsed.textContent = formatElapsed(event.elapsed_s);
-    ui.workersRow.hidden = !event.workers;  // a search on the pool of workers: each one's nodes
+    row(ui.workers).hidden = !event.workers;  // a search on the pool of workers: each one's nodes
     if (event.workers) ui.workers.textContent = event.workers.map(formatLarge).join(' · ');
     const ahead = event.iteration;  // a split search's iteration under way, predicted (control.iteration_ahead)
-    ui.aheadRow.hidden = !ahead;
+    row(ui.ahead).hidden = !ahead;
     if (ahead) {
       ui.ahead.textContent = t('progress.ahead-says', { share: Math.round(100 * ahead.share),
         left: formatDuration(ahead.left_s) });
