@@ -114,7 +114,7 @@ def closed_and_resumed(context, url, board, goal, length, workers, after_s) -> b
     before = shown_count(page.inner_text("#progress-nodes"))
     kept = json.loads(page.evaluate("() => localStorage.getItem('slidelab.search')"))
     page.close()  # the tab closed: its workers end with it
-    recorded = kept["counted"]["expanded"] + sum(task["expanded"] for task in kept["done"])
+    recorded = kept["counted"]["expanded"] + sum(part["expanded"] for part in kept["done"] + kept.get("partial", []))
     page = open_page(context, url, "1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 0 24", goal)
     expect(page.locator("#kept-search")).to_have_attribute("data-state", "kept")
     page.select_option("#pool-size", str(workers))

@@ -258,3 +258,49 @@ def test_a_checkpoint_names_its_subtrees_so_that_another_runtime_splits_it_the_s
     monkeypatch.setattr(scheduler, "SUBTREES_PER_WORKER", 16)
     resumed = api.solve(korf_79(resume=old))
     assert resumed["length"] == 42 and resumed["parallel"]["subtrees"] == cli_split["parallel"]["subtrees"]
+
+
+def test_a_subtree_searched_in_part_goes_on_from_where_it_had_got(tmp_path):
+    """A checkpoint records where the running subtrees had got (the pattern-database kernel says it as it reports);
+    a resume searches only the rest of such a subtree and counts its nodes once: every complete iteration, the one
+    the search stopped in too, has exactly the nodes of an uninterrupted search."""
+    from test_parallel_idastar import KORF_88, _subtree_search
+
+    request = {"board": KORF_88, "goal": KORF_GOAL, "heuristic": "pdb771", "workers": 2}
+    undisturbed = api.solve(request)
+    path = str(tmp_path / "korf88.json")
+    stopped = api.solve(dict(request, checkpoint=path, max_nodes=200_000))  # in the iteration of bound 63
+    assert stopped["error"]["code"] == "limit"
+    state = read(path)
+    assert state["bound"] == 63 and state["search"]["subtrees"] == 64 and isinstance(state["partial"], list)
+    done = {index for task in state["done"] for index in task["subtrees"]}
+    index = next(i for i in (1, 8, 17, 15) if i not in done)  # the iteration's largest subtrees
+    whole, events = _subtree_search(index, 63, progress_s=0)
+    halfway = events[len(events) // 2]
+    state["partial"] = [{"subtree": index, "at": halfway["at"], "expanded": halfway["expanded"],
+                         "generated": halfway["generated"]}]
+    with open(path, "w", encoding="utf-8") as file:
+        json.dump(state, file)
+
+    resumed = api.solve(dict(request, resume=path))
+    assert resumed["ok"] and resumed["length"] == 65, resumed
+    assert complete_iterations(resumed) == complete_iterations(undisturbed)
+    assert read(path)["sizes"][str(index)] == whole.stats.expanded
+
+
+@pytest.mark.parametrize("partial, message", [
+    ({"subtree": 3, "at": "1 2"}, "names a subtree searched in part in a form that is not one: it is damaged"),
+    ({"subtree": 3, "at": [99], "expanded": 5, "generated": 9}, "is not in its tree: the checkpoint is damaged"),
+])
+def test_a_damaged_partial_subtree_is_refused(tmp_path, partial, message):
+    from test_parallel_idastar import KORF_88
+
+    request = {"board": KORF_88, "goal": KORF_GOAL, "heuristic": "pdb771", "workers": 2}
+    path = str(tmp_path / "korf88.json")
+    api.solve(dict(request, checkpoint=path, max_nodes=200_000))
+    state = read(path)
+    state["done"], state["partial"] = [], [partial]
+    with open(path, "w", encoding="utf-8") as file:
+        json.dump(state, file)
+    answer = api.solve(dict(request, resume=path))
+    assert not answer["ok"] and message in answer["error"]["message"], answer

@@ -498,3 +498,51 @@ def test_the_pages_solver_ends_at_once_when_its_own_task_finds_a_solution():
     asked = carrier.poll(0.05)
     assert isinstance(asked, Ask) and asked.step["ask"]["pool"]["take"]
     assert [type(e) for e in asked.read({"workers": [], "events": []})] == [Done]
+
+
+KORF_88 = "15 2 12 11/14 13 9 5/1 3 8 7/0 10 6 4"  # 65 moves
+
+
+def _subtree_search(index, bound, resume=None, progress_s=None):
+    """Search subtree `index` of Korf's #88 split into 64, with the 7-7-1 tables, in the contour of `bound`: (its
+    SearchResult, the progress events that say where it had got)."""
+    from slidelab.core.control import Limits
+    from slidelab.core.puzzles import with_start
+    from slidelab.heuristics import get_heuristic
+    from slidelab.search.idastar import idastar
+
+    puzzle = SlidingPuzzle.from_text(KORF_88, KORF_GOAL)
+    _, frontier, _, _ = split(puzzle, 64)
+    g, state, came_by, _ = frontier[index]
+    steps = idastar(with_start(puzzle, state), get_heuristic("pdb771", puzzle), Limits(progress_s=progress_s),
+                    came_by=came_by, one_contour=bound - g, resume=resume)
+    events = []
+    try:
+        while True:
+            event = next(steps)
+            if "at" in event:
+                events.append(event)
+    except StopIteration as stop:
+        return stop.value, events
+
+
+@pytest.mark.parametrize("bound, index", [(63, 1), (65, 19)])  # a whole contour; the one that finds the solution
+def test_a_subtree_search_goes_on_from_wherever_it_said_it_had_got(bound, index):
+    """The pattern-database kernel's progress says where it is ("at"); a search resumed there with the nodes it had
+    then (a checkpoint's partial subtree, a lost worker's task) ends exactly as the uninterrupted search: the same
+    nodes, the same least f over the bound, the same solution."""
+    whole, events = _subtree_search(index, bound, progress_s=0)
+    assert len(events) >= 8 and whole.stats.expanded > 40_000
+    assert (whole.moves is not None) == (bound == 65)
+    for event in events:
+        resumed, _ = _subtree_search(index, bound, {key: event[key] for key in ("at", "expanded", "generated")})
+        assert (resumed.stats.expanded, resumed.stats.generated, resumed.extra, resumed.moves) == (
+            whole.stats.expanded, whole.stats.generated, whole.extra, whole.moves)
+
+
+@pytest.mark.parametrize("at", [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [99], [0, 99]])
+def test_a_place_not_in_the_subtree_is_refused(at):
+    from slidelab.core.errors import BadRequest
+
+    with pytest.raises(BadRequest, match="is not in its tree|deeper than its frames"):
+        _subtree_search(1, 63, {"at": at, "expanded": 5, "generated": 9})

@@ -1,7 +1,8 @@
 """The scheduler of parallel IDA* without processes: a scripted carrier plays its workers, so that each rule of a
 round (a lost task queued again first, a failed task's error raised as the search's, the first solution ending the
 round while other tasks run, the nodes those had reported counted, a task given up after MAX_TRIES deaths, a task
-handed back untried not counted as a try) is checked event by event."""
+handed back untried not counted as a try, a lost task going on from where its search had got) is checked event by
+event."""
 
 from __future__ import annotations
 
@@ -11,20 +12,21 @@ from slidelab.core.control import Counts, Limits, Meter
 from slidelab.core.workers import MAX_TRIES
 from slidelab.run.scheduler import Done, Lost, Scheduler, Task, TaskFailed, TaskProgress
 from slidelab.search.contour import INF
-from slidelab.search.parallel_idastar import Round, Searched
+from slidelab.search.parallel_idastar import Partial, Round, Searched
 
 PATH = [5, 6, 8]  # a solution's moves, as a worker would report them
 
 
 class ScriptedCarrier:
     """Two workers, "a" and "b"; `script[subtree]` is a list of what each start of that subtree's task does at the
-    next poll: ("lost", tried), ("fail", error), ("done", expanded, solutions), ("progress", expanded) (the task keeps
-    running and reports), or ("run",) (it keeps running silently)."""
+    next poll: ("lost", tried), ("fail", error), ("done", expanded, solutions), ("progress", expanded, at?) (the task
+    keeps running and reports, maybe where its search has got), or ("run",) (it keeps running silently)."""
 
     def __init__(self, script: dict):
         self.script = {subtree: list(plays) for subtree, plays in script.items()}
         self.running: dict = {}  # worker -> Task
         self.started: list = []  # the subtrees of every task started, in order
+        self.resumes: list = []  # the resume of every task started, in order
         self.closed = False
 
     def idle(self) -> int:
@@ -34,6 +36,7 @@ class ScriptedCarrier:
         worker = next(w for w in ("a", "b") if w not in self.running)
         self.running[worker] = task
         self.started.append(task.subtrees)
+        self.resumes.append(task.resume)
 
     def poll(self, timeout: float) -> list:
         events = []
@@ -50,7 +53,7 @@ class ScriptedCarrier:
                 events.append(Done(task.id, worker, Searched({task.subtrees[0]: expanded}, solutions, over,
                                                              expanded, 2 * expanded)))
             elif play[0] == "progress":
-                events.append(TaskProgress(task.id, worker, play[1], 2 * play[1]))
+                events.append(TaskProgress(task.id, worker, play[1], 2 * play[1], *play[2:]))
                 continue
             else:
                 continue
@@ -121,3 +124,16 @@ def test_a_task_handed_back_untried_is_not_a_try():
     _, searched = run_round(carrier)
     assert carrier.started.count((0,)) == MAX_TRIES + 3
     assert sum(part.expanded for part in searched) == 9 + 3 * 3
+
+
+def test_a_lost_task_goes_on_from_where_its_search_had_got_and_its_nodes_count_once():
+    carrier = ScriptedCarrier({
+        0: [("progress", 30, [1, 0, 2]), ("progress", 60, [1, 2]), ("lost", True), ("done", 90, [])],
+        1: [("run",), ("run",), ("run",), ("done", 5, [])],
+        2: [("done", 6, [])], 3: [("done", 7, [])],
+    })
+    _, searched = run_round(carrier)
+    assert carrier.started == [(0,), (1,), (0,), (2,), (3,)]
+    # the second start of subtree 0 goes on from its last report, whose 60 nodes its answer counts (90 in all)
+    assert carrier.resumes == [None, None, Partial(0, [1, 2], 60, 120), None, None]
+    assert sum(part.expanded for part in searched) == 90 + 5 + 6 + 7

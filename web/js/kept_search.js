@@ -28,7 +28,7 @@ function stored() {
 }
 
 /** The checkpoint in `text` read: {state: the file ({search: {board, goal, rule, heuristic, ...}, bound, counted,
- * done, elapsed_s}), board: its board parsed}, or null when it is not one the page can go on from (a sliding
+ * done, partial?, elapsed_s}), board: its board parsed}, or null when it is not one the page can go on from (a sliding
  * puzzle's, whose board and goal read as boards; the engine checks the rest). */
 export function readCheckpoint(text) {
   try {
@@ -106,9 +106,10 @@ export class KeptSearch {
       return;
     }
     const { state, board: { rows, cols } } = read;
+    const searched = [...state.done, ...(state.partial ?? [])];  // the subtrees done, and those searched in part
+    const nodes = searched.reduce((sum, part) => sum + (Number(part?.expanded) || 0), state.counted.expanded);
     this.textOut.textContent = t('kept.text', {
-      shape: `${rows}×${cols}`, bound: state.bound ?? '–', nodes: formatLarge(state.counted.expanded
-        + state.done.reduce((sum, task) => sum + task.expanded, 0)),
+      shape: `${rows}×${cols}`, bound: state.bound ?? '–', nodes: formatLarge(nodes),
       time: formatElapsed(state.elapsed_s),
     });
   }

@@ -68,8 +68,9 @@ class Share:
 
     def start(self, task: Task) -> None:
         self.running.add(task.id)
+        resume = None if task.resume is None else task.resume._asdict()
         self.batch.hand(("split", self.number, task.id),
-                        ("subtrees", dict(self.request, subtree=list(task.subtrees), bound=task.bound)))
+                        ("subtrees", dict(self.request, subtree=list(task.subtrees), bound=task.bound, resume=resume)))
 
     def poll(self, timeout: float) -> Ask:
         """Wait for the batch's driver, which reads the pool for every position at once."""
@@ -306,7 +307,7 @@ class _Inbox:
 
     def report(self, event) -> None:
         if event.get("type") == "progress":
-            self.conn.send(("progress", event["expanded"], event["generated"]))
+            self.conn.send(("progress", event["expanded"], event["generated"], event.get("at")))
 
 
 def _solve(solve, request, inbox):

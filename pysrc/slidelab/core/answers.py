@@ -233,6 +233,17 @@ class Progress(TypedDict):
     workers: NotRequired[list[int]]  # a split search's: each worker's nodes expanded
     iterations: NotRequired[list[int]]  # a split search's: each ended iteration's nodes expanded
     iteration: NotRequired[IterationAhead]  # a split search's, once two iterations ended
+    at: NotRequired[list[int]]  # a subtree's search with pattern databases: where it has got (a PartialSubtree's)
+
+
+class PartialSubtree(TypedDict):
+    """A subtree searched in part (search/parallel_idastar.py's Partial): where its search had got, a progress
+    event's "at", and its nodes by then; a task given it goes on from there."""
+
+    subtree: int
+    at: list[int]
+    expanded: int
+    generated: int
 
 
 class PoolTask(TypedDict):
@@ -242,6 +253,7 @@ class PoolTask(TypedDict):
     subtrees: list[int]  # indices into the split's frontier, in the order the serial search meets them
     bound: int
     place: int  # its place in the round's order (a task queued again keeps it)
+    resume: NotRequired[PartialSubtree]  # its one subtree goes on from where it had got
 
 
 class PoolQuestion(TypedDict):
@@ -263,6 +275,7 @@ class PoolEvent(TypedDict):
     worker: NotRequired[int | str]
     expanded: NotRequired[int]  # progress
     generated: NotRequired[int]
+    at: NotRequired[list[int]]  # progress: where the task's search has got (a PartialSubtree's)
     answer: NotRequired[dict[str, Any]]  # done: the worker's subtree answer
     how: NotRequired[str]  # lost: how
     died: NotRequired[bool]  # lost: its runtime died (the task counts as tried), else it was taken away untried

@@ -2,7 +2,8 @@
 a Dask cluster. They only carry: the scheduler decides what runs, when, how often, and what it counts.
 
 Forked processes share the parent's puzzle, tables and frontier copy-on-write (workers.py's pool): a task travels as
-(subtrees, bound), its answer as a Searched; a worker reports its nodes as it searches.
+(subtrees, bound, resume), its answer as a Searched; a worker reports its nodes as it searches, and where its search
+has got (`at`, parallel_idastar.Partial), as every carrier's workers do.
 
 A Dask worker builds the split search from the request once (`build`, a picklable function that keeps the splits it
 made last, search/kept_splits.py) with its own tables (read from the tables' directory, SLIDELAB_PDB_DIR, as every
@@ -92,7 +93,7 @@ class ForkedCarrier:
     def start(self, task: Task) -> None:
         while True:  # a worker that died idle is replaced, and the task goes to its replacement
             slot = next(i for i, w in enumerate(self.pool.workers) if w.task is None)
-            if self.pool.hand(slot, task.id, (task.subtrees, task.bound)):
+            if self.pool.hand(slot, task.id, (task.subtrees, task.bound, task.resume)):
                 return
 
     def poll(self, timeout: float) -> list:
@@ -128,13 +129,13 @@ def _search_forked(conn, puzzle, heuristic, frontier, all_solutions):
     """A forked worker: search the subtrees the scheduler sends, (indices, bound), until the pipe closes."""
 
     def answer(task):
-        indices, bound = task
+        indices, bound, partial = task
         try:
-            search = search_subtrees(puzzle, heuristic, frontier, indices, bound, all_solutions)
+            search = search_subtrees(puzzle, heuristic, frontier, indices, bound, all_solutions, partial=partial)
             while True:
                 event = next(search)
                 if event["type"] == "progress":
-                    conn.send(("progress", event["expanded"], event["generated"]))
+                    conn.send(("progress", event["expanded"], event["generated"], event.get("at")))
         except StopIteration as stop:
             return "done", stop.value
         except Exception as e:  # told, not died of: a death would have its subtree searched again, in vain
@@ -190,8 +191,8 @@ class DaskCarrier:
         import distributed
 
         if kind == "progress":
-            task, worker, expanded, generated = value
-            return TaskProgress(task, self._named(worker), expanded, generated)
+            task, worker, expanded, generated, at = value
+            return TaskProgress(task, self._named(worker), expanded, generated, at)
         future = self.futures.pop(value, None)
         if future is None or future.status == "cancelled":
             return None
@@ -232,12 +233,13 @@ def _search_on_dask(build, task: Task, topic: str):
     key = worker.get_current_task()
     stop = distributed.Event(topic)
     steps = search_subtrees(search.puzzle, search.heuristic, search.frontier, task.subtrees, task.bound,
-                            search.all_solutions)
+                            search.all_solutions, partial=task.resume)
     try:
         while True:
             event = next(steps)
             if event["type"] == "progress":
-                worker.log_event(topic, (task.id, worker.address, event["expanded"], event["generated"]))
+                worker.log_event(topic, (task.id, worker.address, event["expanded"], event["generated"],
+                                         event.get("at")))
                 state = worker.state.tasks.get(key)
                 if state is None or state.state == "cancelled" or stop.is_set():
                     return worker.address, None
@@ -286,8 +288,7 @@ class PageCarrier:
         if not self.search[3] and any(isinstance(e, Done) and e.searched.solutions for e in events):
             return events  # this runtime found a solution: the search ends, and the page stops the others' tasks
         take = self.local is None
-        question: PoolQuestion = {"start": [cast(PoolTask, dict(t._asdict(), subtrees=list(t.subtrees)))
-                                            for t in self.outbox],
+        question: PoolQuestion = {"start": [_pool_task(t) for t in self.outbox],
                           "take": take,
                           "wait_ms": round(timeout * 1000) if take and not events and self.ready is not None else 0}
         if self.ready is None:
@@ -309,7 +310,7 @@ class PageCarrier:
                 self.local = None
                 return [TaskFailed(task.id, e)]
             if event["type"] == "progress" and time.perf_counter() >= until:
-                return [TaskProgress(task.id, 0, event["expanded"], event["generated"])]
+                return [TaskProgress(task.id, 0, event["expanded"], event["generated"], event.get("at"))]
 
     def _heard(self, reply: PoolReply) -> list:
         reply = reply if isinstance(reply, dict) else cast(PoolReply, {})
@@ -319,14 +320,14 @@ class PageCarrier:
         if taken is not None:
             puzzle, heuristic, frontier, all_solutions = self.search
             self.local = taken, search_subtrees(puzzle, heuristic, frontier, taken.subtrees, taken.bound,
-                                                all_solutions, self.ASK_EVERY_S)
+                                                all_solutions, self.ASK_EVERY_S, taken.resume)
         events: list = []
         for e in reply.get("events", []):
             task, worker = e["task"], e.get("worker")
             if worker is not None and worker not in self.names:
                 self.names.append(worker)
             if e["type"] == "progress":
-                events.append(TaskProgress(task, worker, e["expanded"], e["generated"]))
+                events.append(TaskProgress(task, worker, e["expanded"], e["generated"], e.get("at")))
                 continue
             self.tasks.pop(task, None)
             if e["type"] == "done":
@@ -347,3 +348,11 @@ class PageCarrier:
 
     def close(self) -> None:
         """Nothing to stop here: the page stops its workers' tasks when the answer comes."""
+
+
+def _pool_task(task: Task) -> PoolTask:
+    """`task` as the page's pool carries it."""
+    told = {"id": task.id, "subtrees": list(task.subtrees), "bound": task.bound, "place": task.place}
+    if task.resume is not None:
+        told["resume"] = task.resume._asdict()
+    return cast(PoolTask, told)

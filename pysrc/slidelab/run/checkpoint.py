@@ -4,12 +4,14 @@ client, a worker or the whole cluster, and go on later without losing its finish
 The scheduler (scheduler.py) tells the checkpoint each task that finished (its subtrees and what searching them gave)
 and each iteration that ended; the file says the search (`search`: its position, goal, heuristic and how it was
 split), the iteration under way (`bound`), the statistics of the iterations before it (`counted`) and the tasks of
-this iteration already searched (`done`). It is written whole to a temporary file and renamed over the old one
-(never half written), at least every EVERY_S seconds while tasks finish (PAGE_EVERY_S in the page), at each
-iteration's end and when the search stops. A resume (`--resume FILE`) splits the same search the same way, starts at
-the recorded bound with the recorded statistics, and searches only the subtrees not done: a task that was running
-when the search stopped is searched again whole (its nodes so far are lost with it). A resume with another search's
-options is refused, and so is one of a search that finished. The page keeps its split searches' checkpoints in the
+this iteration already searched (`done`), and where the subtrees running had got (`partial`: the pattern-database
+kernel says where its search is as it reports, parallel_idastar.Partial). It is written whole to a temporary file and
+renamed over the old one (never half written), at least every EVERY_S seconds while tasks report (PAGE_EVERY_S in
+the page), at each iteration's end and when the search stops. A resume (`--resume FILE`) splits the same search the
+same way, starts at the recorded bound with the recorded statistics, searches only the subtrees not done, and those
+searched in part from where they had got: what a stop loses is the work since the last write (with the other
+kernels, a task that was running is searched again whole). A resume with another search's options is refused, and so
+is one of a search that finished. The page keeps its split searches' checkpoints in the
 browser's storage (web/py/worker.py posts the file, web/js/kept_search.js keeps it), in the same format.
 """
 
@@ -18,19 +20,16 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import TYPE_CHECKING
 
 from slidelab.core.control import Counts
 from slidelab.core.errors import BadRequest
 from slidelab.search.contour import INF
-
-if TYPE_CHECKING:
-    from slidelab.search.parallel_idastar import Searched
+from slidelab.search.parallel_idastar import Partial, Searched, partial_of
 
 FORMAT = 1  # the file's "slidelab_checkpoint": a later format is refused, not misread
 OLD_SUBTREES_PER_WORKER = 32  # a file that does not name its subtrees was split by the command line's runtime
-EVERY_S = 10  # finished work is written at least this often: at most this much of it is lost with the client
-PAGE_EVERY_S = 2  # the page's searches (a closed tab writes nothing on its way out); a write there costs about 1 ms
+EVERY_S = 10  # the work done is written at least this often: at most this much of it is lost with the client
+PAGE_EVERY_S = 1  # the page's searches (a closed tab writes nothing on its way out); a write there costs about 1 ms
 
 
 class Checkpoint:
@@ -48,6 +47,7 @@ class Checkpoint:
         self.bound = state.get("bound")
         self.counted = state.get("counted", {"expanded": 0, "generated": 0, "iterations": []})
         self.done: list = list(state.get("done", []))
+        self.partial: dict = {p["subtree"]: p for p in state.get("partial", [])}  # subtree -> where it had got
         self.sizes: dict = {int(k): v for k, v in state.get("sizes", {}).items()}  # each subtree's nodes, last searched
         self.earlier_s = float(state.get("elapsed_s", 0))
         self.resumed = resumed is not None
@@ -84,10 +84,19 @@ class Checkpoint:
         todo = set(todo)
         if any(i not in todo for d in self.done for i in d["subtrees"]):
             raise BadRequest(f"{self.path} names subtrees this search's split does not have: it is damaged")
-        from slidelab.search.parallel_idastar import Searched
-
         return [(tuple(d["subtrees"]), Searched({}, [], INF if d["over"] is None else d["over"], d["expanded"],
                                                 d["generated"])) for d in self.done]  # sizes: in self.sizes
+
+    def partial_in(self, bound: int, todo) -> dict:
+        """The subtrees of the iteration of `bound` recorded as searched in part: {index: Partial}; BadRequest when
+        one is not a subtree of the iteration's (`todo`) or is recorded done too."""
+        if bound != self.bound:
+            return {}
+        todo = set(todo) - {i for d in self.done for i in d["subtrees"]}
+        partial = [partial_of(p, self.path) for p in self.partial.values()]
+        if any(p.subtree not in todo for p in partial):
+            raise BadRequest(f"{self.path} names subtrees this search's split does not have: it is damaged")
+        return {p.subtree: p for p in partial}
 
     def sizes_within(self, subtrees: int) -> dict:
         """Each subtree's nodes the last time it was searched, {index: nodes}, for the split of `subtrees`
@@ -99,7 +108,7 @@ class Checkpoint:
     def round_started(self, bound: int) -> None:
         if bound != self.bound:
             first = self.bound is None
-            self.bound, self.done, self.dirty = bound, [], True
+            self.bound, self.done, self.partial, self.dirty = bound, [], {}, True
             if first:  # a file that names its bound can be resumed at once
                 self.write()
 
@@ -107,14 +116,21 @@ class Checkpoint:
         self.done.append({"subtrees": list(subtrees), "over": None if searched.over == INF else searched.over,
                           "expanded": searched.expanded, "generated": searched.generated})
         self.sizes.update(searched.sizes)
+        for index in subtrees:
+            self.partial.pop(index, None)
         self.dirty = True
         self.tick()
+
+    def got_to(self, partial: Partial) -> None:
+        """A running subtree's search reported where it had got."""
+        self.partial[partial.subtree] = partial._asdict()
+        self.dirty = True
 
     def iteration_ended(self, stats: Counts, next_bound) -> None:
         """An iteration ended without a solution: the next starts at `next_bound` from `stats`."""
         self.counted = {"expanded": stats.expanded, "generated": stats.generated,
                         "iterations": list(stats.iterations)}
-        self.bound, self.done, self.dirty = next_bound, [], True
+        self.bound, self.done, self.partial, self.dirty = next_bound, [], {}, True
         self.write()
 
     def finished(self, length: int) -> None:
@@ -129,7 +145,8 @@ class Checkpoint:
     def write(self) -> None:
         """Write the file now (a failure after the first write is kept in `failed`: the search goes on)."""
         state = {"slidelab_checkpoint": FORMAT, "search": self.search, "bound": self.bound, "counted": self.counted,
-                 "done": self.done, "sizes": {str(k): v for k, v in sorted(self.sizes.items())},
+                 "done": self.done, "partial": [self.partial[k] for k in sorted(self.partial)],
+                 "sizes": {str(k): v for k, v in sorted(self.sizes.items())},
                  "elapsed_s": round(self.elapsed_s(), 3)}
         if self.length is not None:
             state["finished"] = {"length": self.length}
@@ -198,6 +215,8 @@ def _well_formed(state) -> bool:
                         and isinstance(d["expanded"], int)
                         and isinstance(d["generated"], int) and (d["over"] is None or isinstance(d["over"], int))
                         for d in state["done"])
+                and isinstance(state.get("partial", []), list)
+                and all(isinstance(p, dict) and type(p.get("subtree")) is int for p in state.get("partial", []))
                 and isinstance(state.get("sizes", {}), dict)
                 and all(k.isdigit() and isinstance(v, int) for k, v in state.get("sizes", {}).items())
                 and isinstance(state.get("elapsed_s", 0), (int, float)))

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple, Protocol
 from slidelab.core.control import Counts, Meter, SearchResult, iteration_ahead
 from slidelab.core.workers import MAX_TRIES, Tries
 from slidelab.search.contour import INF
-from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, Searched, groups, iterations, split
+from slidelab.search.parallel_idastar import SUBTREES_PER_WORKER, Partial, Searched, groups, iterations, split
 
 POLL_S = 0.05  # how often the scheduler looks at the clock (limits, progress) while it waits for workers
 GROWTH = 5  # how many times larger an IDA* iteration is than the last, when there is no earlier one to tell
@@ -35,21 +35,24 @@ GROWTH = 5  # how many times larger an IDA* iteration is than the last, when the
 
 class Task(NamedTuple):
     """One task of a round: search the frontier's `subtrees` (indices, in order) with `bound`; `place` is its place in
-    the round's order (a task queued again keeps it)."""
+    the round's order (a task queued again keeps it); `resume`, a Partial: its one subtree goes on from there."""
 
     id: int
     subtrees: tuple
     bound: int
     place: int
+    resume: Partial | None = None
 
 
 class TaskProgress(NamedTuple):
-    """A running task's nodes so far, as its worker (a name the carrier gives it) last reported them."""
+    """A running task's nodes so far, as its worker (a name the carrier gives it) last reported them, and where its
+    search had got (`at`: the pattern-database kernel says it, see Partial)."""
 
     task: int
     worker: object
     expanded: int
     generated: int
+    at: list | None = None
 
 
 class Done(NamedTuple):
@@ -222,6 +225,7 @@ class Scheduler:
         self.checkpoint = checkpoint
         self.done: dict = {}  # worker -> nodes expanded in its finished tasks
         self.live: dict = {}  # task id -> TaskProgress last reported
+        self.partial: dict = {}  # subtree -> Partial: where a task of one subtree had got when it last reported
         self.tries = Tries()  # of the subtrees whose worker was lost
         self._ids = count()
 
@@ -252,7 +256,8 @@ class Scheduler:
         while running or queue and not found:
             while queue and not found and self.carrier.idle():
                 place, subtrees = queue.popleft()
-                started = Task(next(self._ids), subtrees, round_.bound, place)
+                resume = self.partial.get(subtrees[0]) if len(subtrees) == 1 else None
+                started = Task(next(self._ids), subtrees, round_.bound, place, resume)
                 running[started.id] = started
                 self.carrier.start(started)
             events = self.carrier.poll(POLL_S)
@@ -263,23 +268,10 @@ class Scheduler:
                 if task is None:  # a task of a round that has ended
                     continue
                 if isinstance(event, TaskProgress):
-                    self.live[task.id] = event
+                    self._reported(task, event)
                     continue
                 del running[task.id]
-                self.live.pop(task.id, None)
-                if isinstance(event, Done):
-                    self.done[event.worker] = self.done.get(event.worker, 0) + event.searched.expanded
-                    searched.append(event.searched)
-                    if self.checkpoint is not None and not event.searched.solutions:
-                        self.checkpoint.task_done(task.subtrees, event.searched)
-                    found = found or bool(event.searched.solutions) and not self.all_solutions
-                elif isinstance(event, Lost):
-                    if event.tried and not self.tries.again(task.subtrees):
-                        raise RuntimeError(f"a worker died each of the {MAX_TRIES} times it searched subtrees "
-                                           f"{list(task.subtrees)} (last: {event.how}); the search is given up")
-                    queue.appendleft((task.place, task.subtrees))
-                else:
-                    raise event.error
+                found = self._ended(task, event, queue, searched) or found
             if found:  # the others' tasks are stopped with the search: their nodes so far count
                 break
             if self.checkpoint is not None:
@@ -292,8 +284,38 @@ class Scheduler:
         searched.append(Searched({}, [], INF, self._live(0), self._live(1)))
         for worker, nodes in self._live_per_worker().items():
             self.done[worker] = self.done.get(worker, 0) + nodes
-        self.live = {}
+        self.live, self.partial = {}, {}
         return searched
+
+    def _reported(self, task: Task, progress: TaskProgress) -> None:
+        """A running task's progress: its nodes, and where its search has got (a task of one subtree queued again,
+        its worker lost, goes on from there, and so does a resume of the checkpoint)."""
+        self.live[task.id] = progress
+        if progress.at is not None and len(task.subtrees) == 1:
+            partial = Partial(task.subtrees[0], progress.at, progress.expanded, progress.generated)
+            self.partial[partial.subtree] = partial
+            if self.checkpoint is not None:
+                self.checkpoint.got_to(partial)
+
+    def _ended(self, task: Task, event, queue: deque, searched: list) -> bool:
+        """A task ended (`event`: Done, Lost or TaskFailed): its answer is kept in `searched`, a lost one queued again;
+        True when it found a solution that ends the round."""
+        self.live.pop(task.id, None)
+        if isinstance(event, Done):
+            for index in task.subtrees:
+                self.partial.pop(index, None)
+            self.done[event.worker] = self.done.get(event.worker, 0) + event.searched.expanded
+            searched.append(event.searched)
+            if self.checkpoint is not None and not event.searched.solutions:
+                self.checkpoint.task_done(task.subtrees, event.searched)
+            return bool(event.searched.solutions) and not self.all_solutions
+        if isinstance(event, Lost):
+            if event.tried and not self.tries.again(task.subtrees):
+                raise RuntimeError(f"a worker died each of the {MAX_TRIES} times it searched subtrees "
+                                   f"{list(task.subtrees)} (last: {event.how}); the search is given up")
+            queue.appendleft((task.place, task.subtrees))
+            return False
+        raise event.error
 
     def _progress(self, bound: int, expanded: int, generated: int) -> dict:
         """The progress event: every worker's nodes, the iterations ended and, once two have, how far this one has
@@ -308,15 +330,17 @@ class Scheduler:
 
     def _not_done(self, round_):
         """(the round without the tasks its checkpoint recorded as done, what searching those gave): a resumed
-        round searches only the subtrees not done."""
+        round searches only the subtrees not done, and those recorded searched in part go on from where they had got
+        (each a task of its own: a size of 0 groups it with no other)."""
         if self.checkpoint is None:
             return round_, []
         done = self.checkpoint.done_in(round_.bound, round_.todo)
+        self.partial = self.checkpoint.partial_in(round_.bound, round_.todo)
         skip = {index for subtrees, _ in done for index in subtrees}
         kept = [i for i, index in enumerate(round_.todo) if index not in skip]
         self.checkpoint.round_started(round_.bound)
-        return (round_._replace(todo=[round_.todo[i] for i in kept], sizes=[round_.sizes[i] for i in kept]),
-                [part for _, part in done])
+        sizes = [0 if round_.todo[i] in self.partial else round_.sizes[i] for i in kept]
+        return round_._replace(todo=[round_.todo[i] for i in kept], sizes=sizes), [part for _, part in done]
 
     def _live(self, which: int) -> int:
         return sum((p.expanded, p.generated)[which] for p in self.live.values())

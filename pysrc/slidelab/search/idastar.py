@@ -15,17 +15,20 @@ from slidelab.core.control import CHECK_EVERY, Meter
 from slidelab.search.contour import INF, deepen
 
 
-def idastar(puzzle, heuristic, limits, all_solutions=False, record=None, came_by=(), one_contour=None):
+def idastar(puzzle, heuristic, limits, all_solutions=False, record=None, came_by=(), one_contour=None, resume=None):
     """Search generator for IDA*; returns a SearchResult with optimal moves (and all optimal ones if asked). `came_by`
     (the positions a parallel search came by to this start, its parent last: not searched again) and `one_contour` (run
-    just the contour of that bound) search one subtree of a parallel search (parallel_idastar.py)."""
+    just the contour of that bound) search one subtree of a parallel search (parallel_idastar.py). The
+    pattern-database kernel tells where such a search is (its progress events' "at") and goes on from there
+    (`resume`: such an event's "at", "expanded" and "generated"); the other kernels tell nothing and are never given
+    a place to resume at."""
     kernel = heuristic.kernel if puzzle.kind == "sliding" and record is None else None
     if kernel == "tile_table":
         from slidelab.search.tile_table_idastar import tile_table_idastar
         return tile_table_idastar(puzzle, heuristic, limits, all_solutions, came_by, one_contour)
     if kernel == "pdb":
         from slidelab.search.pdb_idastar import pdb_idastar
-        return pdb_idastar(puzzle, heuristic, limits, all_solutions, came_by, one_contour)
+        return pdb_idastar(puzzle, heuristic, limits, all_solutions, came_by, one_contour, resume)
     if kernel == "tracker":
         from slidelab.search.incremental_idastar import incremental_idastar
         return incremental_idastar(puzzle, heuristic, limits, all_solutions, came_by, one_contour)

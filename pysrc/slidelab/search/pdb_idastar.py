@@ -13,7 +13,9 @@ positions on Korf's 15-puzzle positions.
 Most positions searched lie on the bound (f = bound; over 80% on Korf's 15-puzzle positions), and their subtrees are
 small, so they are searched by a plain recursive function (locals undo a move; no per-depth arrays). Positions with
 more room than `RECURSE_SLACK` are expanded by a loop in the generator itself, which looks at the clock and yields
-progress between two such subtrees, and which tries the children in order of the sum of every lookup, smallest first:
+progress between two such subtrees (a subtree of a split search's says where it is, from which it can go on: a
+checkpoint's partial subtree, a lost worker's task), and which tries the children in order of the sum of every
+lookup, smallest first:
 that only matters in the last iteration, which stops at the first solution (a typical 15-puzzle position needs 5-15%
 fewer positions; docs/benchmarks.md). Table entries have the parity of the Manhattan distance, so a move changes h by
 an odd amount and every f has the bound's parity: the next contour is the bound + 2 (+ 1 for a puzzle that does not
@@ -32,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from slidelab.core.control import CHECK_EVERY, Meter
+from slidelab.core.errors import BadRequest
 from slidelab.heuristics.pdb.files import PackedTable
 from slidelab.heuristics.pdb.placement_index import weights
 from slidelab.search.contour import INF, deepen
@@ -233,10 +236,11 @@ def search_order(puzzle, heuristic, frontier):
     return lambda todo, bound: sorted(todo, key=lambda index: key(index, bound))
 
 
-def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_contour=None):
+def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_contour=None, resume=None):
     """Search generator: IDA* with a PatternDatabaseHeuristic; returns a SearchResult with optimal moves. `came_by`
     and `one_contour` serve parallel searches (see tile_table_idastar): the duplicate-walk automaton goes on from the
-    state the path came by left it in."""
+    state the path came by left it in. A subtree's search (`one_contour`) says where it is in its progress events
+    ("at"), and `resume` ({"at", "expanded", "generated"} of such an event) goes on from there."""
     meter = Meter(limits)
     stats = meter.stats
     orients = heuristic.orientations
@@ -574,9 +578,9 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
         search = search_four
 
     def ranked(mv, hs, lim):
-        """The children of the position (children mv, sums hs) whose lookups all stay within lim, as (tile, sums,
-        child), the smallest sum of every lookup first (ties in move order): this only changes where the last
-        iteration finds its solution (the loop's version of the searches' unrolled lookups)."""
+        """The children of the position (children mv, sums hs) whose lookups all stay within lim, as a list of
+        (tile, sums, child), the smallest sum of every lookup first (ties in move order): this only changes where the
+        last iteration finds its solution (the loop's version of the searches' unrolled lookups)."""
         kids: list = []
         for child in mv:
             t = board[child[0]]
@@ -589,7 +593,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
             else:
                 kids.append((sum(sums), len(kids), t, sums, child))
         kids.sort()
-        return iter([kid[2:] for kid in kids])
+        return [kid[2:] for kid in kids]
 
     def shift(t, per_lookup, sign):
         """Move tile t's index change into (sign 1) or out of (sign -1) its group in every lookup."""
@@ -599,54 +603,58 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
             if ex:
                 ex[g] = tab.entry(ix[g])
 
+    def enter(frames, kid) -> None:
+        """Make the move to the child `kid` of the last frame's position and push its frame."""
+        b, _, _, lim, _ = frames[-1]
+        t, sums, (nb, nxt, _, *per_lookup) = kid
+        path[lim] = t
+        board[b] = t
+        board[nb] = 0
+        shift(t, per_lookup, 1)
+        frames.append([nb, ranked(nxt, sums, lim - 1), 0, lim - 1, (t, b, nb, per_lookup)])
+
+    def resumed(frames, at) -> None:
+        """Rebuild the frames down the path `at` (a progress event's: the child taken at each frame, then the next
+        child to search in the last), the search as it was when it reported it: every child before it searched."""
+        for depth, index in enumerate(at):
+            kids = frames[-1][1]
+            last = depth == len(at) - 1
+            if not isinstance(index, int) or not 0 <= index <= len(kids) - (not last):
+                raise BadRequest("the place a running subtree's search had reached is not in its tree: the "
+                                 "checkpoint is damaged or of another version")
+            frames[-1][2] = index + (not last)
+            if not last:
+                _, sums, _ = kids[index]
+                if frames[-1][3] - max(sums) <= RECURSE_SLACK:
+                    raise BadRequest("the place a running subtree's search had reached is deeper than its frames: "
+                                     "the checkpoint is damaged or of another version")
+                enter(frames, kids[index])
+
     def contour(bound):
         """One contour; returns bound + 1 when it cut anything off, else INF (table entries have the parity of the
-        Manhattan distance, so every f has the bound's parity and `next_bound` makes that bound + 2)."""
+        Manhattan distance, so every f has the bound's parity and `next_bound` makes that bound + 2). A subtree's
+        search (`one_contour`) reports with its progress where it is (`at`, the path of its frames: see `resumed`),
+        and `resume` (a progress event's "at", "expanded" and "generated") goes on from there."""
         nonlocal nodes
         path[:] = [0] * bound
         it_start = nodes
         nodes += COUNT + len(root)  # the root
         next_check = (nodes >> 32) + CHECK_EVERY
         found = False
-        # the loop for positions with room to spare: (b, iterator over the ranked children, lim, undo)
+        # the loop for positions with room to spare, a frame each: [b, its ranked children, the index of the next
+        # one to search, lim, the move that made it (None at the root)]
         frames: list = []
-        if bound - start_h <= RECURSE_SLACK:
+        if bound - start_h <= RECURSE_SLACK and resume is None:
             found = search(b0, root, *hs0, bound - 1)
         else:
-            frames.append((b0, ranked(root, hs0, bound - 1), bound - 1, None))
+            frames.append([b0, ranked(root, hs0, bound - 1), 0, bound - 1, None])
+        if resume is not None:
+            resumed(frames, resume["at"])
+            nodes = it_start + resume["expanded"] * COUNT + resume["generated"]
         while frames:
-            b, it, lim, undo = frames[-1]
-            for t, sums, (nb, nxt, count, *per_lookup) in it:
-                path[lim] = t
-                if sums[0] == 0:
-                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
-                    if all_solutions:
-                        continue
-                    found = True
-                    break
-                board[b] = t
-                board[nb] = 0
-                if dual is not None and dual_value(board, nb, lim) > lim:
-                    board[nb] = t
-                    board[b] = 0
-                    continue
-                shift(t, per_lookup, 1)
-                nodes += count
-                if lim - max(sums) > RECURSE_SLACK:
-                    frames.append((nb, ranked(nxt, sums, lim - 1), lim - 1, (t, b, nb, per_lookup)))
-                    break
-                found = search(nb, nxt, *sums, lim - 1)
-                if found:  # the search stops where it is (the board is not needed again)
-                    break
-                board[nb] = t
-                board[b] = 0
-                shift(t, per_lookup, -1)
-                if nodes >> 32 >= next_check:
-                    next_check = (nodes >> 32) + CHECK_EVERY
-                    if meter.due(nodes >> 32):
-                        stats.expanded, stats.generated = nodes >> 32, nodes & (COUNT - 1)
-                        yield meter.progress(stored=bound - lim + 1, bound=bound)
-            else:
+            frame = frames[-1]
+            b, kids, index, lim, undo = frame
+            if index == len(kids):
                 frames.pop()
                 if undo:
                     t, b, nb, per_lookup = undo
@@ -654,8 +662,42 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                     board[b] = 0
                     shift(t, per_lookup, -1)
                 continue
-            if found:
+            frame[2] += 1
+            t, sums, (nb, nxt, count, *per_lookup) = kid = kids[index]
+            path[lim] = t
+            if sums[0] == 0:
+                solutions.append(path[:lim - 1:-1] if lim else path[::-1])
+                if all_solutions:
+                    continue
+                found = True
                 break
+            if dual is not None:
+                board[b] = t
+                board[nb] = 0
+                pruned = dual_value(board, nb, lim) > lim
+                board[nb] = t
+                board[b] = 0
+                if pruned:
+                    continue
+            nodes += count
+            if lim - max(sums) > RECURSE_SLACK:
+                enter(frames, kid)
+                continue
+            board[b] = t
+            board[nb] = 0
+            shift(t, per_lookup, 1)
+            found = search(nb, nxt, *sums, lim - 1)
+            if found:  # the search stops where it is (the board is not needed again)
+                break
+            board[nb] = t
+            board[b] = 0
+            shift(t, per_lookup, -1)
+            if nodes >> 32 >= next_check:
+                next_check = (nodes >> 32) + CHECK_EVERY
+                if meter.due(nodes >> 32):
+                    stats.expanded, stats.generated = nodes >> 32, nodes & (COUNT - 1)
+                    at = {} if one_contour is None else {"at": [f[2] - 1 for f in frames[:-1]] + [frame[2]]}
+                    yield meter.progress(stored=bound - lim + 1, bound=bound, **at)
         expanded, generated = nodes >> 32, nodes & (COUNT - 1)
         stats.expanded, stats.generated = expanded, generated
         if not solutions:
