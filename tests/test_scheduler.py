@@ -26,7 +26,7 @@ class ScriptedCarrier:
         self.script = {subtree: list(plays) for subtree, plays in script.items()}
         self.running: dict = {}  # worker -> Task
         self.started: list = []  # the subtrees of every task started, in order
-        self.resumes: list = []  # the resume of every task started, in order
+        self.partials: list = []  # the partial of every task started, in order
         self.closed = False
 
     def idle(self) -> int:
@@ -36,7 +36,7 @@ class ScriptedCarrier:
         worker = next(w for w in ("a", "b") if w not in self.running)
         self.running[worker] = task
         self.started.append(task.subtrees)
-        self.resumes.append(task.resume)
+        self.partials.append(task.partial)
 
     def poll(self, timeout: float) -> list:
         events = []
@@ -135,5 +135,5 @@ def test_a_lost_task_goes_on_from_where_its_search_had_got_and_its_nodes_count_o
     _, searched = run_round(carrier)
     assert carrier.started == [(0,), (1,), (0,), (2,), (3,)]
     # the second start of subtree 0 goes on from its last report, whose 60 nodes its answer counts (90 in all)
-    assert carrier.resumes == [None, None, Partial(0, [1, 2], 60, 120), None, None]
+    assert carrier.partials == [None, None, Partial(0, [1, 2], 60, 120), None, None]
     assert sum(part.expanded for part in searched) == 90 + 5 + 6 + 7

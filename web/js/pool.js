@@ -219,11 +219,11 @@ export class SolverPool {
 
 // The page's side of a search split over the pool. The page's solver runs the search and its scheduler (the engine's
 // scheduler.py, with carriers.PageCarrier) and is one of the workers: between two slices of its own task, or while
-// it has none, it asks this {start: [{id, subtrees, bound, place, resume?}], take, wait_ms, request?} -> {workers:
+// it has none, it asks this {start: [{id, subtrees, bound, place, partial?}], take, wait_ms, request?} -> {workers:
 // [the names of the workers ready], take: the id of the task it is to search next (when it asked to take one) or
 // null, events: [{type: progress | done | lost | failed, task, worker?, ...}]}. This only carries: the round's tasks
 // wait here in the round's order (`place`), and every worker takes the next one as soon as it is free (a task's
-// `resume`, where its subtree's search had got, goes with it, and a progress event's `at`, where it has got, comes
+// `partial`, where its subtree's search had got, goes with it, and a progress event's `at`, where it has got, comes
 // back); an answer, a worker's runtime that died (lost, and started again: it gets its tables and is ready again)
 // and a worker taken away by a smaller pool (lost) are reported; what to search again, when to stop and what to
 // count is the scheduler's. Workers are named by the order they joined (the page's solver is 0).
@@ -306,7 +306,7 @@ class PoolTasks {
   async #run(member, task) {
     const { worker, name } = member;
     member.task = task;
-    const request = { ...this.base, subtree: task.subtrees, bound: task.bound, resume: task.resume ?? null };
+    const request = { ...this.base, subtree: task.subtrees, bound: task.bound, partial: task.partial ?? null };
     const answer = await worker.subtree(request, event => {
       if (event.type !== 'progress' || this.#stopped) return;
       this.#tell({ type: 'progress', task: task.id, worker: name, expanded: event.expanded,

@@ -77,7 +77,7 @@ def searched_of(answer, subtrees: int):
 
 def subtree_steps(request: dict, progress_s=None):
     """Generator (progress, every `progress_s` (Limits), then the answer): a pool request with "subtree" (the index of
-    a subtree, or a list of them, searched in turn: small subtrees travel together), "bound" and maybe "resume" (one
+    a subtree, or a list of them, searched in turn: small subtrees travel together), "bound" and maybe "partial" (one
     of them searched in part: {"subtree", "at", "expanded", "generated"}, parallel_idastar.Partial, which goes on from
     there; its progress events say "at") -> {"ok", "subtree",
     "sizes": [the nodes each subtree expanded], "solutions": [[moves from the start], ...] (empty: none within the
@@ -98,9 +98,9 @@ def _subtree(request, progress_s):
     from slidelab.search.contour import INF
     from slidelab.search.parallel_idastar import partial_of, search_subtrees
 
-    partial = None if request.get("resume") is None else partial_of(request["resume"], "'resume'")
+    partial = None if request.get("partial") is None else partial_of(request["partial"], "'partial'")
     if partial is not None and partial.subtree not in indices:
-        raise BadRequest("'resume' names a subtree the request does not search")
+        raise BadRequest("'partial' names a subtree the request does not search")
     found = yield from search_subtrees(search.puzzle, search.heuristic, search.frontier, indices, bound,
                                        search.all_solutions, progress_s, partial)
     return {"ok": True, "subtree": given, "sizes": list(found.sizes.values()),

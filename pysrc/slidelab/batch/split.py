@@ -68,9 +68,10 @@ class Share:
 
     def start(self, task: Task) -> None:
         self.running.add(task.id)
-        resume = None if task.resume is None else task.resume._asdict()
+        partial = None if task.partial is None else task.partial._asdict()
         self.batch.hand(("split", self.number, task.id),
-                        ("subtrees", dict(self.request, subtree=list(task.subtrees), bound=task.bound, resume=resume)))
+                        ("subtrees", dict(self.request, subtree=list(task.subtrees), bound=task.bound,
+                                                      partial=partial)))
 
     def poll(self, timeout: float) -> Ask:
         """Wait for the batch's driver, which reads the pool for every position at once."""

@@ -253,7 +253,7 @@ class PoolTask(TypedDict):
     subtrees: list[int]  # indices into the split's frontier, in the order the serial search meets them
     bound: int
     place: int  # its place in the round's order (a task queued again keeps it)
-    resume: NotRequired[PartialSubtree]  # its one subtree goes on from where it had got
+    partial: NotRequired[PartialSubtree]  # its one subtree goes on from where it had got
 
 
 class PoolQuestion(TypedDict):

@@ -2,7 +2,7 @@
 a Dask cluster. They only carry: the scheduler decides what runs, when, how often, and what it counts.
 
 Forked processes share the parent's puzzle, tables and frontier copy-on-write (workers.py's pool): a task travels as
-(subtrees, bound, resume), its answer as a Searched; a worker reports its nodes as it searches, and where its search
+(subtrees, bound, partial), its answer as a Searched; a worker reports its nodes as it searches, and where its search
 has got (`at`, parallel_idastar.Partial), as every carrier's workers do.
 
 A Dask worker builds the split search from the request once (`build`, a picklable function that keeps the splits it
@@ -93,7 +93,7 @@ class ForkedCarrier:
     def start(self, task: Task) -> None:
         while True:  # a worker that died idle is replaced, and the task goes to its replacement
             slot = next(i for i, w in enumerate(self.pool.workers) if w.task is None)
-            if self.pool.hand(slot, task.id, (task.subtrees, task.bound, task.resume)):
+            if self.pool.hand(slot, task.id, (task.subtrees, task.bound, task.partial)):
                 return
 
     def poll(self, timeout: float) -> list:
@@ -233,7 +233,7 @@ def _search_on_dask(build, task: Task, topic: str):
     key = worker.get_current_task()
     stop = distributed.Event(topic)
     steps = search_subtrees(search.puzzle, search.heuristic, search.frontier, task.subtrees, task.bound,
-                            search.all_solutions, partial=task.resume)
+                            search.all_solutions, partial=task.partial)
     try:
         while True:
             event = next(steps)
@@ -320,7 +320,7 @@ class PageCarrier:
         if taken is not None:
             puzzle, heuristic, frontier, all_solutions = self.search
             self.local = taken, search_subtrees(puzzle, heuristic, frontier, taken.subtrees, taken.bound,
-                                                all_solutions, self.ASK_EVERY_S, taken.resume)
+                                                all_solutions, self.ASK_EVERY_S, taken.partial)
         events: list = []
         for e in reply.get("events", []):
             task, worker = e["task"], e.get("worker")
@@ -353,6 +353,6 @@ class PageCarrier:
 def _pool_task(task: Task) -> PoolTask:
     """`task` as the page's pool carries it."""
     told = {"id": task.id, "subtrees": list(task.subtrees), "bound": task.bound, "place": task.place}
-    if task.resume is not None:
-        told["resume"] = task.resume._asdict()
+    if task.partial is not None:
+        told["partial"] = task.partial._asdict()
     return cast(PoolTask, told)

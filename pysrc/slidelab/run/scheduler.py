@@ -35,13 +35,13 @@ GROWTH = 5  # how many times larger an IDA* iteration is than the last, when the
 
 class Task(NamedTuple):
     """One task of a round: search the frontier's `subtrees` (indices, in order) with `bound`; `place` is its place in
-    the round's order (a task queued again keeps it); `resume`, a Partial: its one subtree goes on from there."""
+    the round's order (a task queued again keeps it); `partial`: its one subtree goes on from where it had got."""
 
     id: int
     subtrees: tuple
     bound: int
     place: int
-    resume: Partial | None = None
+    partial: Partial | None = None
 
 
 class TaskProgress(NamedTuple):
@@ -256,8 +256,8 @@ class Scheduler:
         while running or queue and not found:
             while queue and not found and self.carrier.idle():
                 place, subtrees = queue.popleft()
-                resume = self.partial.get(subtrees[0]) if len(subtrees) == 1 else None
-                started = Task(next(self._ids), subtrees, round_.bound, place, resume)
+                partial = self.partial.get(subtrees[0]) if len(subtrees) == 1 else None
+                started = Task(next(self._ids), subtrees, round_.bound, place, partial)
                 running[started.id] = started
                 self.carrier.start(started)
             events = self.carrier.poll(POLL_S)
