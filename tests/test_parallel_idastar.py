@@ -546,3 +546,22 @@ def test_a_place_not_in_the_subtree_is_refused(at):
 
     with pytest.raises(BadRequest, match="is not in its tree|deeper than its frames"):
         _subtree_search(1, 63, {"at": at, "expanded": 5, "generated": 9})
+
+
+def test_a_subtree_request_goes_on_from_its_partial_as_the_page_sends_it():
+    """The page's pool hands a task its partial subtree ("partial"), whose numbers JavaScript may write as floats;
+    the answer is the uninterrupted search's. A partial that is not one, or of another subtree, is refused."""
+    from slidelab.core.control import run
+
+    whole, events = _subtree_search(1, 63, progress_s=0)
+    request = {"board": KORF_88, "goal": KORF_GOAL, "heuristic": "pdb771", "split_for": 2, "subtree": 1, "bound": 63}
+    halfway = events[len(events) // 2]
+    partial = {"subtree": 1.0, "at": [float(i) for i in halfway["at"]], "expanded": float(halfway["expanded"]),
+               "generated": float(halfway["generated"])}
+    answer = run(api.subtree_steps(dict(request, partial=partial)))
+    assert answer["ok"] and (answer["expanded"], answer["generated"], answer["sizes"]) == (
+        whole.stats.expanded, whole.stats.generated, [whole.stats.expanded]), answer
+    for bad, message in ((dict(partial, at="0 1"), "in a form that is not one"),
+                         (dict(partial, subtree=2), "names a subtree the request does not search")):
+        answer = run(api.subtree_steps(dict(request, partial=bad)))
+        assert answer["error"]["code"] == "invalid" and message in answer["error"]["message"], answer

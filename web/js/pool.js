@@ -306,7 +306,8 @@ class PoolTasks {
   async #run(member, task) {
     const { worker, name } = member;
     member.task = task;
-    const request = { ...this.base, subtree: task.subtrees, bound: task.bound, partial: task.partial ?? null };
+    const partial = task.partial ? { partial: task.partial } : {};  // null would reach Python as jsnull, not None
+    const request = { ...this.base, subtree: task.subtrees, bound: task.bound, ...partial };
     const answer = await worker.subtree(request, event => {
       if (event.type !== 'progress' || this.#stopped) return;
       this.#tell({ type: 'progress', task: task.id, worker: name, expanded: event.expanded,

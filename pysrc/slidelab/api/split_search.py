@@ -98,7 +98,10 @@ def _subtree(request, progress_s):
     from slidelab.search.contour import INF
     from slidelab.search.parallel_idastar import partial_of, search_subtrees
 
-    partial = None if request.get("partial") is None else partial_of(request["partial"], "'partial'")
+    told = request.get("partial")
+    if isinstance(told, dict):  # from the page: JavaScript's numbers may come as floats
+        told = {k: [whole(i) for i in v] if isinstance(v, list) else whole(v) for k, v in told.items()}
+    partial = None if told is None else partial_of(told, "'partial'")
     if partial is not None and partial.subtree not in indices:
         raise BadRequest("'partial' names a subtree the request does not search")
     found = yield from search_subtrees(search.puzzle, search.heuristic, search.frontier, indices, bound,

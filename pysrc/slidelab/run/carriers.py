@@ -326,8 +326,9 @@ class PageCarrier:
             task, worker = e["task"], e.get("worker")
             if worker is not None and worker not in self.names:
                 self.names.append(worker)
-            if e["type"] == "progress":
-                events.append(TaskProgress(task, worker, e["expanded"], e["generated"], e.get("at")))
+            if e["type"] == "progress":  # JavaScript's numbers may come as floats: a Partial's are ints
+                at = None if e.get("at") is None else [int(i) for i in e["at"]]
+                events.append(TaskProgress(task, worker, int(e["expanded"]), int(e["generated"]), at))
                 continue
             self.tasks.pop(task, None)
             if e["type"] == "done":
