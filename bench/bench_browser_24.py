@@ -11,7 +11,8 @@ Serves dist/ (built with the 6-6-6-6 tables) and drives headless Chromium (Debia
 2. each of Korf and Felner's positions (tests/data/korf24-batch.txt): solved in the page on --workers workers, then
    by this CPython split over as many forked processes (api.solve, `workers`), its tables mapped (the command
    line's) and then held packed (the page's tables and kernel), in turns, so that the page / CPython ratios hold on
-   a busy machine: length, nodes expanded and generated, wall time of each, and their ratios;
+   a busy machine: length, nodes expanded and generated, wall time of each, and their ratios; and how busy the
+   browser's threads were during the page's search (CPU seconds of each, from /proc: a worker that waits shows);
 3. with --close-after S: the search of the first position in the page, its tab closed after S seconds (the page
    keeps its checkpoint), a new tab of the same browser, Go on: the length, and the nodes searched in all (the
    closed tab's up to its close, as its progress readout showed them, and the resumed search's beyond what the
@@ -73,6 +74,28 @@ def use_tables(page, workers: int) -> float:
 
 def last_solve(page) -> dict:
     return page.evaluate("() => slidelabAnswers.filter(([name]) => name === 'solve').at(-1)[1]")
+
+
+def browser_cpu() -> dict:
+    """CPU seconds of every thread of the browser's processes now, by (thread name, thread id) (Linux's /proc)."""
+    ticks, seconds = os.sysconf("SC_CLK_TCK"), {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if b"chrom" not in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]:
+                continue
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                stat = Path(f"/proc/{pid}/task/{tid}/stat").read_text()
+                fields = stat[stat.rindex(")") + 2:].split()
+                seconds[(stat[stat.index("(") + 1:stat.rindex(")")], tid)] = (int(fields[11]) + int(fields[12])) / ticks
+        except OSError:
+            pass  # a process or thread that ended meanwhile
+    return seconds
+
+
+def busy_threads(before: dict, after: dict, wall: float) -> str:
+    """The threads that used a tenth of a second or more between two browser_cpu readings, busiest first."""
+    used = sorted(((after[k] - before.get(k, 0), k) for k in after), reverse=True)
+    return ", ".join(f"{name} {cpu:.1f} s ({cpu / wall:.2f} of the time)" for cpu, (name, _) in used if cpu >= 0.1)
 
 
 def solve_in_page(page, board: str, goal: str) -> tuple[dict, float]:
@@ -162,8 +185,10 @@ def main() -> int:
             print(f"the 6-6-6-6 tables downloaded and installed in {use_tables(page, args.workers):.1f} s", flush=True)
             for ident in ids:
                 board, length, _ = positions[ident]
+                before = browser_cpu()
                 in_page, page_s = solve_in_page(page, board, args.goal)
                 print(f"#{ident} page: {figures(in_page, page_s)}", flush=True)
+                print(f"  the browser's threads: {busy_threads(before, browser_cpu(), page_s)}", flush=True)
                 for packed in (False, True):
                     here, here_s = solve_here(board, args.goal, args.workers, packed)
                     good &= in_page["length"] == here["length"] == length

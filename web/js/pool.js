@@ -23,6 +23,9 @@
 import { Solver } from './bridge.js';
 
 const START_AFTER_MS = 1000;
+// how long a split search's first tasks wait for the extra workers' tables to go in (the standard ones take
+// milliseconds, once warmed; the 6-6-6-6 ones seconds, which the solver spends searching instead)
+const JOIN_WAIT_MS = 250;
 export const MAX_WORKERS = 16;
 // a worker's memory with the standard 4x4 tables, measured (docs/benchmarks.md, "A pool worker's memory"); a larger
 // set of tables in use adds its own memory (describe().download_tables)
@@ -245,7 +248,9 @@ class PoolTasks {
   async answer({ request = null, start = [], take = false, wait_ms: wait = 0 }) {
     if (request) {
       this.base = request;
-      await this.#enlist();  // the workers ready now get the tables before the first tasks
+      // the workers ready now get the tables before the first tasks, unless that takes long (the 6-6-6-6 tables
+      // install in seconds): then the solver begins and each joins when its install ends
+      await Promise.race([this.#enlist(), new Promise(resolve => setTimeout(resolve, JOIN_WAIT_MS))]);
     } else {
       this.#enlist();
     }
