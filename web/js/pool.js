@@ -23,8 +23,8 @@
 import { Solver } from './bridge.js';
 
 const START_AFTER_MS = 1000;
-// how long a split search's first tasks wait for the extra workers' tables to go in (the standard ones take
-// milliseconds, once warmed; the 6-6-6-6 ones seconds, which the solver spends searching instead)
+// how long a long split search's first tasks wait for the extra workers' tables to go in (the 6-6-6-6 ones take
+// seconds, which the solver spends searching instead)
 const JOIN_WAIT_MS = 250;
 export const MAX_WORKERS = 16;
 // a worker's memory with the standard 4x4 tables, measured (docs/benchmarks.md, "A pool worker's memory"); a larger
@@ -183,7 +183,7 @@ export class SolverPool {
     for (const worker of this.extra) {  // the tables go in while the search begins in the solver alone
       if (worker.status === 'ready') this.#prepare(worker, request);
     }
-    const running = new PoolTasks(this, request);
+    const running = new PoolTasks(this, request, long);
     this.#running = running;
     try {
       const answer = await this.solver.solve({ ...request, engine: 'page', workers: this.#size }, onProgress, {
@@ -236,9 +236,10 @@ class PoolTasks {
   #wake = null;
   #stopped = false;
 
-  constructor(pool, request) {
+  constructor(pool, request, long) {
     this.pool = pool;
     this.request = request;
+    this.long = long;          // a search known to be long (pool.solve's): its workers join as they come
     this.members = [{ worker: pool.solver, name: 0, task: null, out: false }];
     this.joining = new Map();  // worker -> its tables' install
     this.base = null;          // the request the workers split the search from (the first question's)
@@ -248,9 +249,10 @@ class PoolTasks {
   async answer({ request = null, start = [], take = false, wait_ms: wait = 0 }) {
     if (request) {
       this.base = request;
-      // the workers ready now get the tables before the first tasks, unless that takes long (the 6-6-6-6 tables
-      // install in seconds): then the solver begins and each joins when its install ends
-      await Promise.race([this.#enlist(), new Promise(resolve => setTimeout(resolve, JOIN_WAIT_MS))]);
+      // the workers ready now get the tables before the first tasks; in a long search, only while that is quick
+      // (the 6-6-6-6 tables install in seconds): then the solver begins and each joins when its install ends
+      const joined = this.#enlist();
+      await (this.long ? Promise.race([joined, new Promise(resolve => setTimeout(resolve, JOIN_WAIT_MS))]) : joined);
     } else {
       this.#enlist();
     }
@@ -316,7 +318,7 @@ class PoolTasks {
     const answer = await worker.subtree(request, event => {
       if (event.type !== 'progress' || this.#stopped) return;
       this.#tell({ type: 'progress', task: task.id, worker: name, expanded: event.expanded,
-        generated: event.generated, at: event.at });
+        generated: event.generated, ...(event.at ? { at: event.at } : {}) });
       this.pool.onChange();
     });
     member.task = null;
