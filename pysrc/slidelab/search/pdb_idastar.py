@@ -654,7 +654,42 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
         while frames:
             frame = frames[-1]
             b, kids, index, lim, undo = frame
-            if index == len(kids):
+            while index < len(kids):
+                t, sums, (nb, nxt, count, *per_lookup) = kids[index]
+                index += 1
+                path[lim] = t
+                if sums[0] == 0:
+                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
+                    if all_solutions:
+                        continue
+                    found = True
+                    break
+                board[b] = t
+                board[nb] = 0
+                if dual is not None and dual_value(board, nb, lim) > lim:
+                    board[nb] = t
+                    board[b] = 0
+                    continue
+                shift(t, per_lookup, 1)
+                nodes += count
+                if lim - max(sums) > RECURSE_SLACK:
+                    frame[2] = index
+                    frames.append([nb, ranked(nxt, sums, lim - 1), 0, lim - 1, (t, b, nb, per_lookup)])
+                    break
+                found = search(nb, nxt, *sums, lim - 1)
+                if found:  # the search stops where it is (the board is not needed again)
+                    break
+                board[nb] = t
+                board[b] = 0
+                shift(t, per_lookup, -1)
+                if nodes >> 32 >= next_check:
+                    next_check = (nodes >> 32) + CHECK_EVERY
+                    if meter.due(nodes >> 32):
+                        stats.expanded, stats.generated = nodes >> 32, nodes & (COUNT - 1)
+                        frame[2] = index
+                        at = {} if one_contour is None else {"at": [f[2] - 1 for f in frames[:-1]] + [index]}
+                        yield meter.progress(stored=bound - lim + 1, bound=bound, **at)
+            else:
                 frames.pop()
                 if undo:
                     t, b, nb, per_lookup = undo
@@ -662,42 +697,8 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                     board[b] = 0
                     shift(t, per_lookup, -1)
                 continue
-            frame[2] += 1
-            t, sums, (nb, nxt, count, *per_lookup) = kid = kids[index]
-            path[lim] = t
-            if sums[0] == 0:
-                solutions.append(path[:lim - 1:-1] if lim else path[::-1])
-                if all_solutions:
-                    continue
-                found = True
+            if found:
                 break
-            if dual is not None:
-                board[b] = t
-                board[nb] = 0
-                pruned = dual_value(board, nb, lim) > lim
-                board[nb] = t
-                board[b] = 0
-                if pruned:
-                    continue
-            nodes += count
-            if lim - max(sums) > RECURSE_SLACK:
-                enter(frames, kid)
-                continue
-            board[b] = t
-            board[nb] = 0
-            shift(t, per_lookup, 1)
-            found = search(nb, nxt, *sums, lim - 1)
-            if found:  # the search stops where it is (the board is not needed again)
-                break
-            board[nb] = t
-            board[b] = 0
-            shift(t, per_lookup, -1)
-            if nodes >> 32 >= next_check:
-                next_check = (nodes >> 32) + CHECK_EVERY
-                if meter.due(nodes >> 32):
-                    stats.expanded, stats.generated = nodes >> 32, nodes & (COUNT - 1)
-                    at = {} if one_contour is None else {"at": [f[2] - 1 for f in frames[:-1]] + [frame[2]]}
-                    yield meter.progress(stored=bound - lim + 1, bound=bound, **at)
         expanded, generated = nodes >> 32, nodes & (COUNT - 1)
         stats.expanded, stats.generated = expanded, generated
         if not solutions:
