@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -113,7 +114,9 @@ def test_the_tables_download_and_solve_a_5x5_board_optimally_on_the_pool(page: P
     page.click("#solve")
     expect(page.locator("#result")).to_be_visible(timeout=120_000)
     assert page.inner_text("#result-length") == f"{shortest(QUICK)} moves (optimal)"
-    expect(page.locator("#pool-status")).to_contain_text("Last search on the pool: 2 workers")
+    # on the pool; its second worker joins once the tables are in it (seconds), which a search this short may not wait
+    # for (a long one gains those seconds: docs/benchmarks.md, "Where the page's time goes")
+    expect(page.locator("#pool-status")).to_contain_text(re.compile(r"Last search on the pool: [12] workers"))
     ahead = page.evaluate("() => aheadSeen")
     assert ahead and all("% done, ~" in text and "left" in text for text in ahead), ahead
     assert stored(page) is None  # a search that ended with its answer is not kept
