@@ -298,9 +298,13 @@ def test_work_kept_before_exercises_had_student_forms_is_not_lost(browser, base_
 
 
 def test_a_failure_reads_in_the_page_as_it_reads_on_the_command_line(browser, base_url):
+    """Code that ends its runtime, and code that raises the recursion limit and recurses for ever (the page holds
+    the limit, so that it fails at once with the line and the board, as on the command line, instead of running into
+    the time limit); code that recurses through C overflows the browser's stack first, and says so without them."""
     from slidelab.course.grade import Truths, grade_handin
 
     deep = "import sys\nsys.setrecursionlimit(10 ** 6)\n" + (MISBEHAVING / "recursion.py").read_text()
+    through_c = deep.replace("return deeper(n + 1)", "return sum(map(deeper, [n + 1]))")
     exits = "import os\nos._exit(3)\n\ndef h(board):\n    return 0\n"
     context = browser.new_context()
     page = context.new_page()
@@ -308,18 +312,22 @@ def test_a_failure_reads_in_the_page_as_it_reads_on_the_command_line(browser, ba
     expect(page.locator("#exercise .exercise-title")).to_have_text("Week 1 (6 points)", timeout=30_000)
     page.fill("#exercise .exercise-student", "Ann")
     exercise = read_exercise(WEEK)
-    for code in (exits, deep):
+    for code in (exits, deep, through_c):
         page.fill("#exercise textarea[data-task=yours]", code)
         page.click("#exercise .exercise-check")
         expect(page.locator("#exercise .exercise-status")).to_contain_text("Checking", timeout=30_000)
         expect(page.locator("#exercise .exercise-status")).to_contain_text("Checked here", timeout=120_000)
-        said = page.locator("#exercise .exercise-result > ul > li").nth(2).inner_text().splitlines()[0]
-        detail = grade_handin(exercise, handin("Ann", code), "a.json", Truths(exercise))["tasks"]["yours"]["detail"]
-        if code is exits:
-            assert said == f"yours: 0/4: {detail}"
-        else:  # the page's runtime ran out of stack under the code: the board and line are not known there
+        line = page.locator("#exercise .exercise-result > ul > li").nth(2)
+        said = line.inner_text().splitlines()[0].removesuffix(" Show the board")  # a button, where a board failed
+        if code is through_c:  # the board and line are not known when the runtime itself fails
             assert said == "yours: 0/4: your heuristic failed: it recursed too deeply (RecursionError)"
-            assert detail.endswith(": it recursed too deeply (RecursionError)")
+            continue
+        detail = grade_handin(exercise, handin("Ann", code), "a.json", Truths(exercise))["tasks"]["yours"]["detail"]
+        assert said == f"yours: 0/4: {detail}"
+        if code is deep:
+            assert detail.startswith("your heuristic (<hand-in>) failed on the board ")
+            assert detail.endswith(", at line 8: it recursed too deeply (RecursionError)")
+            expect(line.get_by_role("button", name="Show the board")).to_be_visible()
     context.close()
 
 

@@ -69,12 +69,30 @@ return typeof caches === 'undefined' && typeof indexedDB === 'undefined' && type
 _locked = False
 
 
+def _hold_recursion_limit():
+    """Keep Python's recursion limit at most where it is (1000). Code that raises it recurses on in a browser (a
+    Python call takes no stack of the browser's) until the limit, slowly, and then overflows the browser's stack while
+    the frames are let go (at about 4,000 frames in Chromium): it would get the time limit or a crash of the runtime
+    where the command line says it recursed too deeply, with the line and the board. Held, it says the same here."""
+    import sys
+
+    get_limit, set_limit = sys.getrecursionlimit, sys.setrecursionlimit
+    held = get_limit()
+
+    def setrecursionlimit(limit):
+        set_limit(limit)  # its own checks and messages
+        set_limit(min(get_limit(), held))
+
+    sys.setrecursionlimit = setrecursionlimit
+
+
 def _py(value):
     global _locked
     value = value.to_py() if hasattr(value, "to_py") else value
     if not _locked and isinstance(value, dict) and value.get("heuristic_code") is not None:
         if not js.Function(_LOCK_DOWN)():
             raise RuntimeError("this browser keeps storage reachable from the worker: your heuristic cannot run here")
+        _hold_recursion_limit()
         _locked = True
     return value
 

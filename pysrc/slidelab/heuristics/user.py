@@ -79,10 +79,12 @@ def compile_function(code: str, function: str = DEFAULT_FUNCTION, filename: str 
 
 def _where(error: BaseException, filename: str) -> tuple[int | None, str]:
     """(the line of the deepest frame of the user's code, 'at line 3: ZeroDivisionError: division by zero')."""
-    import traceback  # only when something failed: a command that runs pays nothing for it
-
-    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == filename]
-    line = lines[-1] if lines else None
+    line = None
+    tb = error.__traceback__
+    while tb is not None:  # not traceback.extract_tb: code that recursed a million deep took it seconds
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
     at = f"at line {line}: " if line else ""
     if isinstance(error, SystemExit):
         return line, f"{at}it called sys.exit({error.code!r}) (a heuristic returns its value: it never ends the " \
