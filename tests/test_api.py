@@ -133,4 +133,5 @@ def test_the_api_gives_every_name_it_lists_and_types_each_as_it_gives_it():
         if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
             for imported in node.body:
                 typed.setdefault(imported.module, set()).update(a.name for a in imported.names)
+    typed.pop("slidelab.core.answers")  # the answers' types, for annotations: not names the api gives
     assert typed == {module: set(names) for module, names in api._FROM.items()}  # the two lists cannot drift

@@ -3,7 +3,6 @@ the parser on what a request may hold, and the api's real answers meet it."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import pytest
 
 from slidelab import api
 from slidelab.contract import request as requests
+from slidelab.contract.record import FrozenInstanceError, fields, replace
 from slidelab.contract.schema import answer_errors, schema
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -86,11 +86,33 @@ def test_a_request_the_parser_takes_meets_the_schema_and_goes_back_to_the_same_j
     assert all(again[k] == v for k, v in request_.items())
 
 
+def test_a_record_is_built_compared_copied_and_shown_as_a_dataclass_would_be():
+    method = requests.Method("astar", "manhattan")
+    assert (method.algorithm, method.heuristic, method.weight, method.all_solutions) == ("astar", "manhattan", None,
+                                                                                          False)
+    assert method == requests.Method(algorithm="astar", heuristic="manhattan") != requests.Method()
+    assert hash(method) == hash(requests.Method("astar", heuristic="manhattan"))
+    assert replace(method, weight=2) == requests.Method("astar", "manhattan", 2) and method.weight is None
+    assert repr(method) == ("Method(algorithm='astar', heuristic='manhattan', weight=None, tables=None, "
+                            "all_solutions=False)")
+    solve = requests.parse_solve({"board": HARDEST_8})
+    assert repr(solve).endswith(", compare=True)") and solve == replace(solve, puzzle=None)  # not what the parse made
+    assert requests.Solve().position == requests.Position() and requests.Solve().position is not requests.Position()
+    assert [f.name for f in fields(requests.Budget)] == ["max_nodes", "max_seconds"]
+    for wrong, said in [(lambda: requests.Budget(1, 2, 3), "takes 2 values, 3 given"),
+                        (lambda: requests.Budget(1, max_nodes=2), "two values for 'max_nodes'"),
+                        (lambda: requests.Budget(nodes=2), "no field 'nodes'")]:
+        with pytest.raises(TypeError, match=said):
+            wrong()
+    with pytest.raises(FrozenInstanceError):
+        del method.weight
+
+
 def test_the_parsed_request_is_frozen_and_says_what_the_parse_worked_out():
     parsed = requests.parse_solve({"board": HARDEST_8, "algorithm": "weighted"})
     assert parsed.method.weight == 2 and parsed.method.answered == "auto" and parsed.parallel is None
     assert parsed.puzzle.format(parsed.puzzle.start) == HARDEST_8
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         parsed.method = requests.Method()  # type: ignore[misc]
     bfs = requests.parse_solve({"board": HARDEST_8, "algorithm": "bfs"})
     assert bfs.method.used == "zero" and bfs.method.answered is None and bfs.method.weight is None

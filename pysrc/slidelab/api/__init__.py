@@ -14,7 +14,6 @@ import importlib
 from typing import TYPE_CHECKING, cast
 
 from slidelab.api.error_answers import error, error_of, failure
-from slidelab.core.answers import Checked, Failed, Tables, TableStatus
 from slidelab.core.errors import BadRequest, SlideLabError
 
 # The api is this module: its entry points, limits and names come from the module of each concern, each imported on
@@ -33,7 +32,10 @@ _FROM = {
 }
 _MODULE_OF = {name: module for module, names in _FROM.items() for name in names}
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the answers' types, for annotations only: an easy solve does not import them
+    from slidelab.core.answers import Checked, Failed, Tables, TableStatus
+
+if TYPE_CHECKING:  # the answers' types too: an easy solve does not import them
     from slidelab.api.solving import (  # noqa: F401 (the names __getattr__ gives)
         COMPARE_FLOOR_S,
         MAX_SOLUTIONS,
@@ -69,6 +71,7 @@ if TYPE_CHECKING:
         option_of,
         parse_solve,
     )
+    from slidelab.core.answers import Checked, Failed, Tables, TableStatus
     from slidelab.heuristics import HEURISTICS  # noqa: F401
     from slidelab.search import ALGORITHMS  # noqa: F401
 
@@ -138,7 +141,7 @@ def pattern_databases(request: dict, build: bool = False, on_progress=None, dask
                     if on_progress is not None:
                         on_progress({"type": "build", "table": name, "done": done, "total": total})
                 pdb.ensure_table(name, rows, cols, cells, progress=report, dask=dask)
-        tables = [cast(TableStatus, {"name": name, "ready": pdb.is_ready(name, rows, cols, cells),
+        tables = [cast("TableStatus", {"name": name, "ready": pdb.is_ready(name, rows, cols, cells),
                                      **pdb.cost(rows, cols, cells, pdb.is_ranked(name))})
                   for name, rows, cols, cells in plan]
         return {"ok": True, "set": table_set if tables else None, "tables": tables,

@@ -3,9 +3,13 @@ into answers, and what your code printed (the api package gives them). Requests 
 
 from __future__ import annotations
 
-from slidelab.core.answers import Failed
+from typing import TYPE_CHECKING
+
 from slidelab.core.errors import SlideLabError, error_dict, internal
 from slidelab.heuristics import user
+
+if TYPE_CHECKING:
+    from slidelab.core.answers import Failed
 
 
 def error(code: str, message: str, reason: str | None = None, **details) -> Failed:

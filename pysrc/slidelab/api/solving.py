@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import functools
 import time
+from typing import TYPE_CHECKING
 
 from slidelab.api.error_answers import error, error_of, failure, guarded, printing
 from slidelab.contract.request import Solve, parse_solve, parse_trace
-from slidelab.core.answers import Failed, Solved, Traced
 from slidelab.core.control import Limits, run
 from slidelab.core.errors import MissingData, SearchLimit, SlideLabError, TooLarge, Unavailable, Unsolvable
 from slidelab.core.puzzles import move_record
 from slidelab.heuristics import get_heuristic, user
 from slidelab.search import ALGORITHMS
+
+if TYPE_CHECKING:
+    from slidelab.core.answers import Failed, Solved, Traced
 
 MAX_SOLUTIONS = 1000  # all-solutions answers are cut here (the count is still exact up to it)
 

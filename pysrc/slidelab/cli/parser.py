@@ -312,8 +312,8 @@ COMMANDS = {
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command line's parser: one sub-parser per command. Given the `command` to run, only its options are
-    declared (the others are only named, for --help and errors): a run pays for its own."""
+    """The command line's parser: one sub-parser per command. Given the `command` to run, only its sub-parser is
+    made (argparse's parsers are slow to make): a run pays for its own."""
     parser = _Parser(prog="slidelab", description="Solve sliding-tile and token puzzles optimally.")
     parser.add_argument("--version", action=_Version, nargs=0, help="say the version, and the sandbox this machine "
                         "gives someone else's code")
@@ -321,8 +321,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name, (_, help, define) in COMMANDS.items():
         if command in (None, name) or command not in COMMANDS:
             define(sub, name, help)
-        else:
-            sub.add_parser(name, help=help)
     return parser
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from slidelab import api
 from slidelab.cli.text import ProgressBar
-from slidelab.core.answers import Failed
 from slidelab.heuristics.pdb import SHAPE_SUFFIX, cache_dir, parse_table_name, write_files
+
+if TYPE_CHECKING:
+    from slidelab.core.answers import Failed
 
 
 def cost_line(table: Mapping[str, Any]) -> str:

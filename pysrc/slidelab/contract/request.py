@@ -1,16 +1,15 @@
 """A request parsed once: the JSON of a solve, a trace, an explore, a heuristic check or a split search (the page's
-worker sends it; the command line maps its arguments to the same keys) turned into frozen dataclasses. This is the
-one place that checks a request's values and says what is wrong with them (BadRequest, InvalidBoard); the api
+worker sends it; the command line maps its arguments to the same keys) turned into frozen records (record.py). This
+is the one place that checks a request's values and says what is wrong with them (BadRequest, InvalidBoard); the api
 takes the parsed object and never looks at the JSON again. Each field's metadata names its JSON key and what it
 means: schema.py writes the JSON Schema of requests from them (docs/api.schema.json)."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
+from slidelab.contract.record import field, fields, is_record, record, replace
 from slidelab.core.errors import BadRequest, InvalidBoard
 from slidelab.core.puzzles.sliding import SlidingPuzzle, default_goal, parse_shape
 from slidelab.heuristics import heuristic_spec, pdb, user
@@ -118,11 +117,11 @@ def as_json(parsed) -> dict:
     """The JSON request a parsed one was read from, in its own terms (defaults filled in, nothing the parse worked
     out): what goes to another runtime, which parses it again."""
     out: dict = {}
-    for f in dataclasses.fields(parsed):
+    for f in fields(parsed):
         if f.metadata.get("json", True) is False:
             continue
         value = getattr(parsed, f.name)
-        if dataclasses.is_dataclass(value):
+        if is_record(value):
             out.update(as_json(value))
         elif value is not None:
             out[f.metadata.get("key") or f.name] = value
@@ -132,7 +131,7 @@ def as_json(parsed) -> dict:
 # the parts a request is made of
 
 
-@dataclass(frozen=True)
+@record
 class Position:
     """The puzzle and its start and goal."""
 
@@ -168,7 +167,7 @@ def make_puzzle(request: dict):
     return position_of(request).build()
 
 
-@dataclass(frozen=True)
+@record
 class Method:
     """How a position is searched: the algorithm, its heuristic and weight, and the tables `auto` uses."""
 
@@ -245,7 +244,7 @@ def method_of(request, kind: str | None = None) -> Method:
     return Method(name, heuristic, weight, tables, all_solutions)
 
 
-@dataclass(frozen=True)
+@record
 class Budget:
     """The limits a request sets: a search past them ends with a "limit" answer."""
 
@@ -263,7 +262,7 @@ def budget_of(request) -> Budget:
     return Budget(option_of(request, "max_nodes", int), option_of(request, "max_seconds", float))
 
 
-@dataclass(frozen=True)
+@record
 class UserCode:
     """Your own heuristic: its code as text (or, from Python, a callable) and the function in it."""
 
@@ -304,7 +303,7 @@ def processes(workers: int | None, default: int) -> int:
     return value
 
 
-@dataclass(frozen=True)
+@record
 class Parallel:
     """How one IDA* search is split over workers."""
 
@@ -367,7 +366,7 @@ def may_split(request) -> bool:
 # the requests
 
 
-@dataclass(frozen=True)
+@record
 class Solve:
     """A solve request: the shortest (or some) path from the board to the goal."""
 
@@ -406,7 +405,7 @@ def parse_solve(request) -> Solve:
                  puzzle)
 
 
-@dataclass(frozen=True)
+@record
 class Split:
     """A search split for a pool of workers (the request every worker of the page's pool or of a Dask cluster builds
     the same split from): a solve request of IDA* with no limits."""
@@ -439,11 +438,11 @@ def split_request(solve: Solve, size: int, heuristic: str | None = None, subtree
     """The JSON of the split a solve request's workers build: without its limits and its own split, for `size`
     workers (and with the heuristic `auto` chose, when given; into `subtrees` subtrees, when a resumed checkpoint
     names them)."""
-    method = solve.method if heuristic is None else dataclasses.replace(solve.method, heuristic=heuristic)
-    return as_json(Split(dataclasses.replace(solve, method=method, budget=Budget(), parallel=None), size, subtrees))
+    method = solve.method if heuristic is None else replace(solve.method, heuristic=heuristic)
+    return as_json(Split(replace(solve, method=method, budget=Budget(), parallel=None), size, subtrees))
 
 
-@dataclass(frozen=True)
+@record
 class Trace:
     """A trace request: a search recorded step by step (Watch the search)."""
 
@@ -469,7 +468,7 @@ def parse_trace(request) -> Trace:
                  code_of(request, method.heuristic), option_of(request, "compare", bool, True), puzzle)
 
 
-@dataclass(frozen=True)
+@record
 class Space:
     """A whole state space: a sliding board's shape (and goal), or any position as a solve gives it; its limits,
     and what explores it."""
@@ -551,7 +550,7 @@ def parse_explore(request) -> Space:
     return space_of(request, no_goal)
 
 
-@dataclass(frozen=True)
+@record
 class HeuristicCheck:
     """A check of a heuristic against the true distances of a whole space (or a sample of it)."""
 

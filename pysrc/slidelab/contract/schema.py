@@ -1,16 +1,16 @@
-"""The JSON Schema of the api's requests and answers, written from their types: request.py's dataclasses (a request
+"""The JSON Schema of the api's requests and answers, written from their types: request.py's records (a request
 is one flat JSON object; each field's metadata names its key) and answers.py's TypedDicts. docs/api.schema.json is
 its output (`python -m slidelab.contract.schema > docs/api.schema.json`), which a test keeps current."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import types
 import typing
 from typing import Any, Literal, NotRequired, Union
 
 from slidelab.contract import request as requests
+from slidelab.contract.record import MISSING, fields, is_record
 from slidelab.core import answers
 
 REQUESTS = {"solve": requests.Solve, "trace": requests.Trace, "explore": requests.Space,
@@ -38,9 +38,9 @@ def _request(cls) -> dict:
 
 
 def _fields_into(cls, properties: dict) -> None:
-    """The JSON keys of a request dataclass's fields, its parts' (nested dataclasses) flattened in."""
+    """The JSON keys of a request record's fields, its parts' (nested records) flattened in."""
     hints = typing.get_type_hints(cls, include_extras=True)
-    for f in dataclasses.fields(cls):
+    for f in fields(cls):
         if f.metadata.get("json", True) is False:
             continue
         part = _part(hints[f.name])
@@ -50,15 +50,15 @@ def _fields_into(cls, properties: dict) -> None:
         entry = {**_type(hints[f.name], {}), **f.metadata.get("schema", {}), "description": f.metadata["doc"]}
         if "enum" in entry and "null" in entry["type"]:
             entry["enum"] = [*entry["enum"], None]
-        if f.default is not None and f.default is not dataclasses.MISSING:
+        if f.default is not None and f.default is not MISSING:
             entry["default"] = f.default
         properties[f.metadata.get("key") or f.name] = entry
 
 
 def _part(hint):
-    """The dataclass a field holds (also when it may be None), else None."""
+    """The record a field holds (also when it may be None), else None."""
     options = typing.get_args(hint) if _is_union(hint) else (hint,)
-    found = [o for o in options if dataclasses.is_dataclass(o)]
+    found = [o for o in options if is_record(o)]
     return found[0] if found else None
 
 
