@@ -300,7 +300,7 @@ def test_work_kept_before_exercises_had_student_forms_is_not_lost(browser, base_
 def test_a_failure_reads_in_the_page_as_it_reads_on_the_command_line(browser, base_url):
     """Code that ends its runtime, and code that raises the recursion limit and recurses for ever (the page holds
     the limit, so that it fails at once with the line and the board, as on the command line, instead of running into
-    the time limit); code that recurses through C overflows the browser's stack first, and says so without them."""
+    the time limit); code that recurses through C may overflow the browser's stack first, and says so without them."""
     from slidelab.course.grade import Truths, grade_handin
 
     deep = "import sys\nsys.setrecursionlimit(10 ** 6)\n" + (MISBEHAVING / "recursion.py").read_text()
@@ -319,8 +319,9 @@ def test_a_failure_reads_in_the_page_as_it_reads_on_the_command_line(browser, ba
         expect(page.locator("#exercise .exercise-status")).to_contain_text("Checked here", timeout=120_000)
         line = page.locator("#exercise .exercise-result > ul > li").nth(2)
         said = line.inner_text().splitlines()[0].removesuffix(" Show the board")  # a button, where a board failed
-        if code is through_c:  # the board and line are not known when the runtime itself fails
-            assert said == "yours: 0/4: your heuristic failed: it recursed too deeply (RecursionError)"
+        if code is through_c:  # where the runtime itself fails first, its board and line are not known
+            assert said.startswith("yours: 0/4: your heuristic ") and said.endswith(": it recursed too deeply "
+                                                                                  "(RecursionError)"), said
             continue
         detail = grade_handin(exercise, handin("Ann", code), "a.json", Truths(exercise))["tasks"]["yours"]["detail"]
         assert said == f"yours: 0/4: {detail}"

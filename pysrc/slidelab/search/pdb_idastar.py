@@ -263,6 +263,12 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
     path: list = []  # path[lim]: the tile moved into a position whose children must have h <= lim
     nodes = 0  # expanded * COUNT + generated
 
+    def reached(lim) -> bool:
+        """The goal was reached by path[lim] (moves path[bound - 1] down to path[lim]): keep the solution; True when
+        one is enough and the search stops."""
+        solutions.append(path[:lim - 1:-1] if lim else path[::-1])
+        return not all_solutions
+
     if lookups[0].ranked_tiles:
         if len(lookups) != 2:
             raise ValueError("the ranked kernel takes two lookups")
@@ -287,10 +293,9 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                     continue
                 path[lim] = t
                 if n0 == 0:
-                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
-                    if all_solutions:
-                        continue
-                    return True
+                    if reached(lim):
+                        return True
+                    continue
                 board[b] = t
                 board[nb] = 0
                 ix0[g0] = x0
@@ -339,10 +344,9 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
             for _, _, nb, nxt, count, t, g0, x0, n0, g1, x1, n1 in kept:
                 path[lim] = t
                 if n0 == 0:
-                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
-                    if all_solutions:
-                        continue
-                    return True
+                    if reached(lim):
+                        return True
+                    continue
                 board[b] = t
                 board[nb] = 0
                 i0, i1 = ix0[g0], ix1[g1]
@@ -382,10 +386,9 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                     continue
                 path[lim] = t
                 if n0 == 0:
-                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
-                    if all_solutions:
-                        continue
-                    return True
+                    if reached(lim):
+                        return True
+                    continue
                 board[b] = t
                 board[nb] = 0
                 i0, f0, i1, f1 = ix0[g0], ex0[g0], ix1[g1], ex1[g1]
@@ -418,10 +421,9 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                     continue
                 path[lim] = t
                 if n0 == 0:
-                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
-                    if all_solutions:
-                        continue
-                    return True
+                    if reached(lim):
+                        return True
+                    continue
                 board[b] = t
                 board[nb] = 0
                 ix0[g0] = x0
@@ -454,10 +456,9 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                     continue
                 path[lim] = t
                 if n0 == 0:
-                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
-                    if all_solutions:
-                        continue
-                    return True
+                    if reached(lim):
+                        return True
+                    continue
                 board[b] = t
                 board[nb] = 0
                 i0, f0, i1, f1 = ix0[g0], ex0[g0], ix1[g1], ex1[g1]
@@ -502,10 +503,9 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                     continue
                 path[lim] = t
                 if n0 == 0:
-                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
-                    if all_solutions:
-                        continue
-                    return True
+                    if reached(lim):
+                        return True
+                    continue
                 board[b] = t
                 board[nb] = 0
                 ix0[g0] = x0
@@ -554,10 +554,9 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                     continue
                 path[lim] = t
                 if n0 == 0:
-                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
-                    if all_solutions:
-                        continue
-                    return True
+                    if reached(lim):
+                        return True
+                    continue
                 board[b] = t
                 board[nb] = 0
                 ix0[g0] = x0
@@ -659,8 +658,7 @@ def pdb_idastar(puzzle, heuristic, limits, all_solutions=False, came_by=(), one_
                 index += 1
                 path[lim] = t
                 if sums[0] == 0:
-                    solutions.append(path[:lim - 1:-1] if lim else path[::-1])
-                    if all_solutions:
+                    if not reached(lim):
                         continue
                     found = True
                     break
