@@ -35,7 +35,7 @@ _MODULE_OF = {name: module for module, names in _FROM.items() for name in names}
 if TYPE_CHECKING:  # the answers' types, for annotations only: an easy solve does not import them
     from slidelab.core.answers import Checked, Failed, Tables, TableStatus
 
-if TYPE_CHECKING:  # the answers' types too: an easy solve does not import them
+if TYPE_CHECKING:
     from slidelab.api.solving import (  # noqa: F401 (the names __getattr__ gives)
         COMPARE_FLOOR_S,
         MAX_SOLUTIONS,
@@ -71,7 +71,6 @@ if TYPE_CHECKING:  # the answers' types too: an easy solve does not import them
         option_of,
         parse_solve,
     )
-    from slidelab.core.answers import Checked, Failed, Tables, TableStatus
     from slidelab.heuristics import HEURISTICS  # noqa: F401
     from slidelab.search import ALGORITHMS  # noqa: F401
 
